@@ -1,0 +1,3 @@
+module interleave.dev
+
+go 1.26

@@ -1,0 +1,183 @@
+package rt
+
+import "sync"
+
+// Lock replaces (*sync.Mutex).Lock.
+func Lock(m *sync.Mutex, s Site) { m.Lock() }
+
+// Unlock replaces (*sync.Mutex).Unlock.
+func Unlock(m *sync.Mutex, s Site) { m.Unlock() }
+
+// TryLock replaces (*sync.Mutex).TryLock.
+func TryLock(m *sync.Mutex, s Site) bool { return m.TryLock() }
+
+// RWLock replaces (*sync.RWMutex).Lock.
+func RWLock(rw *sync.RWMutex, s Site) { rw.Lock() }
+
+// RWUnlock replaces (*sync.RWMutex).Unlock.
+func RWUnlock(rw *sync.RWMutex, s Site) { rw.Unlock() }
+
+// RWTryLock replaces (*sync.RWMutex).TryLock.
+func RWTryLock(rw *sync.RWMutex, s Site) bool { return rw.TryLock() }
+
+// RLock replaces (*sync.RWMutex).RLock.
+func RLock(rw *sync.RWMutex, s Site) { rw.RLock() }
+
+// RUnlock replaces (*sync.RWMutex).RUnlock.
+func RUnlock(rw *sync.RWMutex, s Site) { rw.RUnlock() }
+
+// TryRLock replaces (*sync.RWMutex).TryRLock.
+func TryRLock(rw *sync.RWMutex, s Site) bool { return rw.TryRLock() }
+
+// RLocker replaces (*sync.RWMutex).RLocker: the returned Locker's methods
+// are modeled read-lock operations.
+func RLocker(rw *sync.RWMutex) sync.Locker { return rlocker{rw} }
+
+type rlocker struct{ rw *sync.RWMutex }
+
+func (r rlocker) Lock()   { RLock(r.rw, 0) }
+func (r rlocker) Unlock() { RUnlock(r.rw, 0) }
+
+// LockerLock replaces a call of Lock through a sync.Locker interface value
+// (for example a Cond's L). Mutexes and RWMutexes are modeled; any other
+// implementation is called as is.
+func LockerLock(l sync.Locker, s Site) {
+	switch m := l.(type) {
+	case *sync.Mutex:
+		Lock(m, s)
+	case *sync.RWMutex:
+		RWLock(m, s)
+	case rlocker:
+		RLock(m.rw, s)
+	default:
+		l.Lock()
+	}
+}
+
+// LockerUnlock replaces a call of Unlock through a sync.Locker.
+func LockerUnlock(l sync.Locker, s Site) {
+	switch m := l.(type) {
+	case *sync.Mutex:
+		Unlock(m, s)
+	case *sync.RWMutex:
+		RWUnlock(m, s)
+	case rlocker:
+		RUnlock(m.rw, s)
+	default:
+		l.Unlock()
+	}
+}
+
+// WGAdd replaces (*sync.WaitGroup).Add.
+func WGAdd(wg *sync.WaitGroup, delta int, s Site) { wg.Add(delta) }
+
+// WGDone replaces (*sync.WaitGroup).Done.
+func WGDone(wg *sync.WaitGroup, s Site) { wg.Done() }
+
+// WGWait replaces (*sync.WaitGroup).Wait.
+func WGWait(wg *sync.WaitGroup, s Site) { wg.Wait() }
+
+// WGGo replaces (*sync.WaitGroup).Go: Add(1), then f in a new goroutine
+// followed by Done.
+func WGGo(wg *sync.WaitGroup, f func(), s Site) {
+	WGAdd(wg, 1, s)
+	Go(func() {
+		defer WGDone(wg, s)
+		f()
+	}, s)
+}
+
+// OnceDo replaces (*sync.Once).Do.
+func OnceDo(o *sync.Once, f func(), s Site) { o.Do(f) }
+
+// OnceFunc replaces sync.OnceFunc.
+func OnceFunc(f func(), s Site) func() {
+	var (
+		once  sync.Once
+		valid bool
+		p     any
+	)
+	g := func() {
+		defer func() {
+			p = recover()
+			if !valid {
+				panic(p)
+			}
+		}()
+		f()
+		f = nil
+		valid = true
+	}
+	return func() {
+		OnceDo(&once, g, s)
+		if !valid {
+			panic(p)
+		}
+	}
+}
+
+// OnceValue replaces sync.OnceValue.
+func OnceValue[T any](f func() T, s Site) func() T {
+	var (
+		once   sync.Once
+		valid  bool
+		p      any
+		result T
+	)
+	g := func() {
+		defer func() {
+			p = recover()
+			if !valid {
+				panic(p)
+			}
+		}()
+		result = f()
+		f = nil
+		valid = true
+	}
+	return func() T {
+		OnceDo(&once, g, s)
+		if !valid {
+			panic(p)
+		}
+		return result
+	}
+}
+
+// OnceValues replaces sync.OnceValues.
+func OnceValues[T1, T2 any](f func() (T1, T2), s Site) func() (T1, T2) {
+	var (
+		once  sync.Once
+		valid bool
+		p     any
+		r1    T1
+		r2    T2
+	)
+	g := func() {
+		defer func() {
+			p = recover()
+			if !valid {
+				panic(p)
+			}
+		}()
+		r1, r2 = f()
+		f = nil
+		valid = true
+	}
+	return func() (T1, T2) {
+		OnceDo(&once, g, s)
+		if !valid {
+			panic(p)
+		}
+		return r1, r2
+	}
+}
+
+// CondWait replaces (*sync.Cond).Wait.
+func CondWait(c *sync.Cond, s Site) { c.Wait() }
+
+// CondSignal replaces (*sync.Cond).Signal.
+func CondSignal(c *sync.Cond, s Site) { c.Signal() }
+
+// CondBroadcast replaces (*sync.Cond).Broadcast.
+func CondBroadcast(c *sync.Cond, s Site) { c.Broadcast() }

@@ -1,0 +1,260 @@
+// Package wire defines the formats exchanged between the interleave driver and
+// the runtime inside a test binary: the exploration configuration passed in the
+// INTERLEAVE_CONFIG environment variable, the per-test result records, and the
+// versioned schedule file.
+//
+// The package depends only on the standard library so that both halves (the
+// command and the injected runtime) can import it.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// ConfigEnv is the environment variable through which the driver hands a
+// Config, as JSON, to the test binary.
+const ConfigEnv = "INTERLEAVE_CONFIG"
+
+// Config configures the exploration of every test in one test binary run.
+// Zero fields take the defaults documented on each field.
+type Config struct {
+	// Strategy names the search strategy: "random" (default), "pct", "dfs"
+	// or "replay".
+	Strategy string `json:"strategy,omitempty"`
+	// Schedules is the budget of iterations per test (default 1000).
+	Schedules int `json:"schedules,omitempty"`
+	// Seed seeds randomized strategies (default 1).
+	Seed int64 `json:"seed,omitempty"`
+	// Budget bounds the wall-clock time spent exploring one test (0: none).
+	Budget Duration `json:"budget,omitempty"`
+	// NoRace turns off happens-before data race detection.
+	NoRace bool `json:"no_race,omitempty"`
+	// NoLeaks turns off the report of goroutines left blocked at test end.
+	NoLeaks bool `json:"no_leaks,omitempty"`
+	// MaxSteps bounds the scheduling points of one iteration; an iteration
+	// that reaches it is reported as a livelock (default 100000).
+	MaxSteps int `json:"max_steps,omitempty"`
+	// PCTDepth is the bug depth d of the PCT strategy (default 3).
+	PCTDepth int `json:"pct_depth,omitempty"`
+	// Replay is the path of a schedule file to replay (strategy "replay").
+	Replay string `json:"replay,omitempty"`
+	// ScheduleDir is where schedule files of findings are written
+	// (default: a directory under os.TempDir()).
+	ScheduleDir string `json:"schedule_dir,omitempty"`
+	// Results, when set, is a file to which one JSON Result line per
+	// explored test is appended.
+	Results string `json:"results,omitempty"`
+	// StuckAfter is how long a goroutine may run uncontrolled code (real
+	// I/O, an uninstrumented library) without reaching a scheduling point
+	// before the iteration is reported as stuck (default 10s).
+	StuckAfter Duration `json:"stuck_after,omitempty"`
+	// Package is the import path of the package under test, recorded in
+	// schedule files and results.
+	Package string `json:"package,omitempty"`
+}
+
+// Duration is a time.Duration that encodes in JSON as a Go duration string.
+type Duration time.Duration
+
+// MarshalJSON encodes d as a string such as "1m30s".
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+// UnmarshalJSON accepts a duration string or a number of nanoseconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return err
+		}
+		*d = Duration(v)
+		return nil
+	}
+	var n int64
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("duration: %w", err)
+	}
+	*d = Duration(n)
+	return nil
+}
+
+// LoadConfig reads the Config from the environment. It returns the zero
+// Config when the variable is unset.
+func LoadConfig() (Config, error) {
+	var c Config
+	s := os.Getenv(ConfigEnv)
+	if s == "" {
+		return c, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("interleave: bad %s: %w", ConfigEnv, err)
+	}
+	return c, nil
+}
+
+// Encode returns the Config as the value of ConfigEnv.
+func (c Config) Encode() string {
+	b, err := json.Marshal(c)
+	if err != nil {
+		panic(err) // a Config always marshals
+	}
+	return string(b)
+}
+
+// Outcomes of a Result.
+const (
+	OutcomePass     = "pass"     // every explored schedule passed
+	OutcomeFinding  = "finding"  // a schedule exposed a bug
+	OutcomeSkip     = "skip"     // the test skipped itself
+	OutcomeDiverged = "diverged" // a replayed schedule no longer matches the code
+	OutcomeError    = "error"    // the exploration could not run (bad schedule file, ...)
+)
+
+// Result is the record of the exploration of one test.
+type Result struct {
+	Package   string  `json:"package,omitempty"`
+	Test      string  `json:"test"`
+	Outcome   string  `json:"outcome"`
+	Kind      string  `json:"kind,omitempty"` // finding kind, for OutcomeFinding
+	Strategy  string  `json:"strategy"`
+	Seed      int64   `json:"seed"`
+	Schedules int     `json:"schedules"`           // iterations run, including the failing one
+	Exhausted bool    `json:"exhausted,omitempty"` // a systematic strategy covered the whole space
+	Seconds   float64 `json:"seconds"`
+	Schedule  string  `json:"schedule,omitempty"` // schedule file of the finding
+	Message   string  `json:"message,omitempty"`  // one-line summary
+}
+
+// AppendResult appends r as one JSON line to the file at path.
+func AppendResult(path string, r Result) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("interleave: results: %w", err)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ReadResults reads every Result line of the file at path.
+func ReadResults(path string) ([]Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Result
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for dec.More() {
+		var r Result
+		if err := dec.Decode(&r); err != nil {
+			return out, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ScheduleFormat and ScheduleVersion identify schedule files.
+const (
+	ScheduleFormat  = "interleave-schedule"
+	ScheduleVersion = 1
+)
+
+// Schedule is the content of a schedule file: everything needed to run one
+// interleaving of one test again.
+//
+// Choices lists the decisions taken at every choice point that had more than
+// one option, in order:
+//
+//   - a positive number g: goroutine g (numbered from 1 in creation order)
+//     ran next;
+//   - 0: the earliest pending timer fired;
+//   - a negative number -1-i: a select statement took its ready case i
+//     (cases numbered from 0 in source order).
+//
+// EventHash is a hash of the sequence of events of the run; replay compares
+// it to detect code that no longer follows the schedule.
+type Schedule struct {
+	Format    string `json:"format"`
+	Version   int    `json:"version"`
+	Package   string `json:"package,omitempty"`
+	Test      string `json:"test"`
+	Strategy  string `json:"strategy"`
+	Seed      int64  `json:"seed"`
+	Iteration int    `json:"iteration"` // 1-based index of the schedule in its exploration
+	Finding   string `json:"finding,omitempty"`
+	Message   string `json:"message,omitempty"`
+	Race      bool   `json:"race"`
+	Leaks     bool   `json:"leaks"`
+	MaxSteps  int    `json:"max_steps"`
+	Steps     int    `json:"steps"` // scheduling points of the run
+	EventHash string `json:"event_hash"`
+	Choices   []int  `json:"choices"`
+}
+
+// WriteSchedule writes s to path, creating its directory.
+func WriteSchedule(path string, s *Schedule) error {
+	s.Format, s.Version = ScheduleFormat, ScheduleVersion
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("interleave: writing schedule: %w", err)
+	}
+	return nil
+}
+
+// ErrNotSchedule reports a file that is not an interleave schedule file.
+var ErrNotSchedule = errors.New("not an interleave schedule file")
+
+// ReadSchedule reads and validates the schedule file at path.
+func ReadSchedule(path string) (*Schedule, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("interleave: reading schedule: %w", err)
+	}
+	return ParseSchedule(path, b)
+}
+
+// ParseSchedule decodes and validates a schedule file's content; name is
+// used in error messages.
+func ParseSchedule(name string, b []byte) (*Schedule, error) {
+	var s Schedule
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("%s: %w (%v)", name, ErrNotSchedule, err)
+	}
+	if s.Format != ScheduleFormat {
+		return nil, fmt.Errorf("%s: %w (format %q)", name, ErrNotSchedule, s.Format)
+	}
+	if s.Version != ScheduleVersion {
+		return nil, fmt.Errorf("%s: schedule format version %d is not supported (this build reads version %d)", name, s.Version, ScheduleVersion)
+	}
+	if s.Test == "" {
+		return nil, fmt.Errorf("%s: corrupt schedule: no test name", name)
+	}
+	if s.Iteration < 1 || s.MaxSteps < 0 || s.Steps < 0 {
+		return nil, fmt.Errorf("%s: corrupt schedule: bad counts", name)
+	}
+	return &s, nil
+}
