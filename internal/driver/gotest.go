@@ -1,0 +1,89 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// buildFailureMarkers are the go command's signs that a package did not
+// build, in text and -json output.
+var buildFailureMarkers = [][]byte{
+	[]byte("[build failed]"),
+	[]byte("[setup failed]"),
+	[]byte(`"Action":"build-fail"`),
+}
+
+// markerWriter passes output through and notes whether a line holds a
+// build failure marker.
+type markerWriter struct {
+	w       io.Writer
+	mu      *sync.Mutex
+	partial []byte
+	found   *bool
+}
+
+func (m *markerWriter) Write(p []byte) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.partial = append(m.partial, p...)
+	for {
+		i := bytes.IndexByte(m.partial, '\n')
+		if i < 0 {
+			break
+		}
+		m.scan(m.partial[:i])
+		m.partial = m.partial[i+1:]
+	}
+	if len(m.partial) > 1<<16 { // a huge line: scan and forget it
+		m.scan(m.partial)
+		m.partial = m.partial[:0]
+	}
+	return m.w.Write(p)
+}
+
+func (m *markerWriter) scan(line []byte) {
+	for _, k := range buildFailureMarkers {
+		if bytes.Contains(line, k) {
+			*m.found = true
+		}
+	}
+}
+
+// goTestRun is the outcome of one go test command.
+type goTestRun struct {
+	Exit        int  // the go command's exit status
+	BuildFailed bool // some package did not build
+}
+
+// runGoTest runs "go test args..." in dir, copying its output to stdout and
+// stderr as it comes.
+func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stderr io.Writer) (*goTestRun, error) {
+	run := &goTestRun{}
+	var mu sync.Mutex
+	cmd := exec.CommandContext(ctx, "go", append([]string{"test"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = env
+	// On cancellation (an interrupt), let go test stop its test binaries
+	// and print what it has, as it does on ^C.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	cmd.Stdout = &markerWriter{w: stdout, mu: &mu, found: &run.BuildFailed}
+	cmd.Stderr = &markerWriter{w: stderr, mu: &mu, found: &run.BuildFailed}
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit) && exit.ExitCode() > 0:
+		run.Exit = exit.ExitCode()
+	default:
+		return nil, fmt.Errorf("running go test: %w", err)
+	}
+	return run, nil
+}

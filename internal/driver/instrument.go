@@ -1,0 +1,308 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Warning is an instrumenter warning: code left as it was, and why.
+type Warning struct {
+	Pos token.Position
+	Msg string
+}
+
+// InstrumentFunc rewrites one file of a type-checked package into its
+// instrumented source, which must carry line directives to the original
+// file. It has the shape of internal/instrument.File with the options bound.
+type InstrumentFunc func(fset *token.FileSet, f *ast.File, pkg *types.Package, info *types.Info, filename string) ([]byte, []Warning, error)
+
+// unit is the set of files instrumented together and cached under one key:
+// the files of one package (variant) that no larger variant also holds.
+type unit struct {
+	pkg   *packages.Package // from the list load
+	files []string          // absolute paths, sorted
+	key   string
+}
+
+// cachedUnit is the index record of an instrumented unit.
+type cachedUnit struct {
+	// Replace maps an original file to its instrumented copy in the cache.
+	Replace  map[string]string `json:"replace"`
+	Warnings []cachedWarning   `json:"warnings,omitempty"`
+}
+
+type cachedWarning struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Msg  string `json:"msg"`
+}
+
+// instrumentation is the outcome of the instrument step.
+type instrumentation struct {
+	Replace  map[string]string // original file -> instrumented file
+	Warnings []Warning
+	Units    int // units instrumented
+	Cached   int // units found in the cache
+}
+
+// selectUnits decides which files are instrumented, and with which package
+// variant's type information. A file belongs to the package variant that
+// holds the most files ("p [p.test]" holds p's files and its internal tests),
+// preferring the plain variant on a tie.
+func selectUnits(all []*packages.Package, instrumentable func(*packages.Package) bool) []*unit {
+	owner := map[string]*packages.Package{}
+	better := func(a, b *packages.Package) bool { // a better owner than b?
+		if len(a.GoFiles) != len(b.GoFiles) {
+			return len(a.GoFiles) > len(b.GoFiles)
+		}
+		ab, bb := strings.Contains(a.ID, " ["), strings.Contains(b.ID, " [")
+		if ab != bb {
+			return !ab
+		}
+		return a.ID < b.ID
+	}
+	for _, p := range all {
+		if !instrumentable(p) {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			if cur, ok := owner[f]; !ok || better(p, cur) {
+				owner[f] = p
+			}
+		}
+	}
+	byID := map[string]*unit{}
+	for f, p := range owner {
+		u := byID[p.ID]
+		if u == nil {
+			u = &unit{pkg: p}
+			byID[p.ID] = u
+		}
+		u.files = append(u.files, f)
+	}
+	units := make([]*unit, 0, len(byID))
+	for _, u := range byID {
+		sort.Strings(u.files)
+		units = append(units, u)
+	}
+	sort.Slice(units, func(i, j int) bool { return units[i].pkg.ID < units[j].pkg.ID })
+	return units
+}
+
+// keyer computes content keys of packages: a hash of the package's files and
+// of the keys of everything it imports, so that a unit's key changes when
+// anything that can change its instrumentation changes.
+type keyer struct {
+	salt           string
+	instrumentable func(*packages.Package) bool
+	memo           map[string]string
+	fileHash       map[string]string
+}
+
+func (k *keyer) key(p *packages.Package) (string, error) {
+	if s, ok := k.memo[p.ID]; ok {
+		return s, nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nid %s\n", k.salt, p.ID)
+	switch m := p.Module; {
+	case m == nil:
+		b.WriteString("std\n") // the toolchain version is in the salt
+	case !k.instrumentable(p) && m.Replace == nil && m.Version != "":
+		// An immutable module version from the module cache.
+		fmt.Fprintf(&b, "module %s@%s\nfiles %q\n", m.Path, m.Version, p.GoFiles)
+	default:
+		fmt.Fprintf(&b, "module %s go %s\n", m.Path, m.GoVersion)
+		for _, f := range p.GoFiles {
+			h, err := k.hashFile(f)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&b, "file %s %s\n", f, h)
+		}
+	}
+	for _, path := range sortedImports(p) {
+		s, err := k.key(p.Imports[path])
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "import %s %s\n", path, s)
+	}
+	s := hashBytes([]byte(b.String()))
+	k.memo[p.ID] = s
+	return s, nil
+}
+
+func (k *keyer) hashFile(path string) (string, error) {
+	if h, ok := k.fileHash[path]; ok {
+		return h, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("hashing source: %w", err)
+	}
+	h := hashBytes(b)
+	k.fileHash[path] = h
+	return h, nil
+}
+
+// instrumentUnits fills r from the cache where it can, and instruments the
+// missing units after a typed load. A unit whose package has type errors is
+// left uninstrumented and uncached, so that the compiler reports its errors
+// against the original files.
+func instrumentUnits(ctx context.Context, lc loadConfig, cacheDir string, units []*unit, instrument InstrumentFunc) (*instrumentation, error) {
+	r := &instrumentation{Replace: map[string]string{}}
+	var missing []*unit
+	for _, u := range units {
+		c, err := readIndex(cacheDir, u.key)
+		if err != nil {
+			missing = append(missing, u)
+			continue
+		}
+		r.add(c)
+		r.Cached++
+	}
+	if len(missing) == 0 {
+		return r, nil
+	}
+	patterns := map[string]bool{}
+	for _, u := range missing {
+		patterns[loadPattern(u.pkg)] = true
+	}
+	var list []string
+	for p := range patterns {
+		list = append(list, p)
+	}
+	sort.Strings(list)
+	typed, err := loadTyped(ctx, lc, list)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range missing {
+		p := typed[u.pkg.ID]
+		if p == nil || p.Types == nil || len(p.Syntax) == 0 {
+			for _, f := range u.files {
+				r.Warnings = append(r.Warnings, Warning{Pos: token.Position{Filename: f}, Msg: "not instrumented: the package could not be loaded with its source"})
+			}
+			continue
+		}
+		if len(p.Errors) > 0 || p.IllTyped {
+			continue // the build reports the errors
+		}
+		c, err := instrumentUnit(cacheDir, p, u, instrument)
+		if err != nil {
+			return nil, err
+		}
+		if err := writeIndex(cacheDir, u.key, c); err != nil {
+			return nil, err
+		}
+		r.add(c)
+		r.Units++
+	}
+	return r, nil
+}
+
+// instrumentUnit instruments the files of u, typed as package p, and
+// stores the instrumented copies in the cache by content.
+func instrumentUnit(cacheDir string, p *packages.Package, u *unit, instrument InstrumentFunc) (*cachedUnit, error) {
+	c := &cachedUnit{Replace: map[string]string{}}
+	syntax := map[string]*ast.File{}
+	for i, f := range p.CompiledGoFiles {
+		if i < len(p.Syntax) {
+			syntax[f] = p.Syntax[i]
+		}
+	}
+	for _, f := range u.files {
+		file := syntax[f]
+		if file == nil {
+			c.Warnings = append(c.Warnings, cachedWarning{File: f, Msg: "not instrumented: cgo file"})
+			continue
+		}
+		out, warns, err := instrument(p.Fset, file, p.Types, p.TypesInfo, f)
+		for _, w := range warns {
+			c.Warnings = append(c.Warnings, cachedWarning{File: w.Pos.Filename, Line: w.Pos.Line, Col: w.Pos.Column, Msg: w.Msg})
+		}
+		if err != nil {
+			c.Warnings = append(c.Warnings, cachedWarning{File: f, Msg: fmt.Sprintf("not instrumented: %v", err)})
+			continue
+		}
+		if out == nil {
+			continue // nothing to rewrite
+		}
+		dst, err := storeFile(cacheDir, filepath.Base(f), out)
+		if err != nil {
+			return nil, err
+		}
+		c.Replace[f] = dst
+	}
+	return c, nil
+}
+
+func (r *instrumentation) add(c *cachedUnit) {
+	for f, dst := range c.Replace {
+		r.Replace[f] = dst
+	}
+	for _, w := range c.Warnings {
+		r.Warnings = append(r.Warnings, Warning{Pos: token.Position{Filename: w.File, Line: w.Line, Column: w.Col}, Msg: w.Msg})
+	}
+}
+
+// storeFile stores an instrumented file in the cache under the hash of its
+// content, keeping its base name (the go command reads build constraints
+// and the _test suffix from the original name, but error messages and
+// tools are clearer with the same name), and returns its path.
+func storeFile(cacheDir, base string, content []byte) (string, error) {
+	h := hashBytes(content)
+	dst := filepath.Join(cacheDir, "files", h[:2], h[2:26], base)
+	if _, err := os.Stat(dst); err == nil {
+		return dst, nil
+	}
+	if err := writeFileAtomic(dst, content); err != nil {
+		return "", fmt.Errorf("caching an instrumented file: %w", err)
+	}
+	return dst, nil
+}
+
+func indexPath(cacheDir, key string) string {
+	return filepath.Join(cacheDir, "index", key[:2], key[2:]+".json")
+}
+
+// readIndex returns the cached instrumentation of the unit with key, if
+// every file it names is still in the cache.
+func readIndex(cacheDir, key string) (*cachedUnit, error) {
+	b, err := os.ReadFile(indexPath(cacheDir, key))
+	if err != nil {
+		return nil, err
+	}
+	var c cachedUnit
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("corrupt cache entry %s: %w", key, err)
+	}
+	for _, dst := range c.Replace {
+		if _, err := os.Stat(dst); err != nil {
+			return nil, errors.Join(fs.ErrNotExist, err)
+		}
+	}
+	return &c, nil
+}
+
+func writeIndex(cacheDir, key string, c *cachedUnit) error {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("encoding a cache entry: %w", err)
+	}
+	return writeFileAtomic(indexPath(cacheDir, key), b)
+}

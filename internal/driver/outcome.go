@@ -1,0 +1,85 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"interleave.dev/rt/wire"
+)
+
+// Exit statuses of the command.
+const (
+	ExitPass  = 0 // every test passed
+	ExitFail  = 1 // a finding or a test failure
+	ExitUsage = 2 // usage error, or a package that does not build
+)
+
+// Outcome is what a run of Test or Replay observed.
+type Outcome struct {
+	// GoTestExit is the exit status of go test.
+	GoTestExit int
+	// BuildFailed reports that some package did not build.
+	BuildFailed bool
+	// Results are the per-test records the test binaries wrote.
+	Results []wire.Result
+	// Instrumented and Cached count the units (package variants)
+	// instrumented in this run and found in the cache.
+	Instrumented, Cached int
+}
+
+// ExitCode maps the outcome to the command's exit status.
+func (o *Outcome) ExitCode() int {
+	switch {
+	case o.BuildFailed || o.GoTestExit == ExitUsage:
+		return ExitUsage
+	case o.GoTestExit != 0:
+		return ExitFail
+	}
+	for _, r := range o.Results {
+		switch r.Outcome {
+		case wire.OutcomeFinding, wire.OutcomeDiverged, wire.OutcomeError:
+			return ExitFail
+		}
+	}
+	return ExitPass
+}
+
+// WriteSummary writes a one-line summary of the explored tests to w, if the
+// test binaries reported any.
+func (o *Outcome) WriteSummary(w io.Writer) {
+	if len(o.Results) == 0 {
+		return
+	}
+	var pass, findings, skips, other, schedules, exhausted int
+	for _, r := range o.Results {
+		schedules += r.Schedules
+		switch r.Outcome {
+		case wire.OutcomePass:
+			pass++
+			if r.Exhausted {
+				exhausted++
+			}
+		case wire.OutcomeFinding:
+			findings++
+		case wire.OutcomeSkip:
+			skips++
+		default:
+			other++
+		}
+	}
+	parts := []string{fmt.Sprintf("%d passed", pass)}
+	if exhausted > 0 {
+		parts = append(parts, fmt.Sprintf("%d verified (whole space explored)", exhausted))
+	}
+	if findings > 0 {
+		parts = append(parts, fmt.Sprintf("%d with findings", findings))
+	}
+	if skips > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped", skips))
+	}
+	if other > 0 {
+		parts = append(parts, fmt.Sprintf("%d not explored", other))
+	}
+	fmt.Fprintf(w, "interleave: %d tests, %d schedules: %s\n", len(o.Results), schedules, strings.Join(parts, ", "))
+}

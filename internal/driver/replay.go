@@ -1,0 +1,53 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"interleave.dev/rt/wire"
+)
+
+// Replay runs the interleaving recorded in the schedule file at path again:
+// the schedule's test, in its package (resolved from opts.Dir's module, or
+// "./..." when the file names no package), with strategy "replay" and the
+// detector settings of the recording run. opts.Patterns and opts.Config are
+// replaced; a file that cannot be read or is not a schedule is an error.
+func Replay(ctx context.Context, path string, opts Options) (*Outcome, error) {
+	s, err := wire.ReadSchedule(path)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", path, err)
+	}
+	opts.Patterns = []string{s.Package}
+	if s.Package == "" {
+		opts.Patterns = []string{"./..."}
+	}
+	opts.GoFlags = append(append([]string(nil), opts.GoFlags...), "-run="+RunPattern(s.Test), "-count=1")
+	opts.Config = wire.Config{
+		Strategy:    "replay",
+		Replay:      abs,
+		Seed:        s.Seed,
+		NoRace:      !s.Race,
+		NoLeaks:     !s.Leaks,
+		MaxSteps:    s.MaxSteps,
+		Package:     s.Package,
+		ScheduleDir: opts.Config.ScheduleDir,
+	}
+	return Test(ctx, opts)
+}
+
+// RunPattern returns the -run pattern that selects exactly the test name,
+// which may name a subtest ("TestX/case_1").
+func RunPattern(test string) string {
+	parts := strings.Split(test, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
