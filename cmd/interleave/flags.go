@@ -1,0 +1,113 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// goBoolFlags are the go test and build flags without a value that pass
+// through to go test.
+var goBoolFlags = []string{
+	"a", "n", "x", "work", "cover", "msan", "asan", "linkshared", "modcacherw",
+	"trimpath", "benchmem", "fullpath", "short", "c", "json", "failfast",
+	"v", "buildvcs", "artifacts",
+}
+
+// goValueFlags are the go test and build flags with a value that pass
+// through to go test.
+var goValueFlags = []string{
+	"p", "covermode", "coverpkg", "coverprofile", "asmflags", "buildmode",
+	"compiler", "gccgoflags", "gcflags", "installsuffix", "ldflags", "mod",
+	"pgo", "pkgdir", "toolexec", "o", "exec", "vet", "bench", "benchtime",
+	"blockprofile", "blockprofilerate", "count", "cpu", "cpuprofile", "fuzz",
+	"fuzzminimizetime", "fuzztime", "list", "memprofile", "memprofilerate",
+	"mutexprofile", "mutexprofilefraction", "outputdir", "parallel", "run",
+	"shuffle", "skip", "timeout", "trace",
+}
+
+// reservedFlags are go test flags the tool sets itself.
+var reservedFlags = []string{"modfile", "overlay"}
+
+// passFlag is a flag.Value that records "-name=value" for go test.
+type passFlag struct {
+	name   string
+	isBool bool
+	out    *[]string
+}
+
+func (p *passFlag) String() string   { return "" }
+func (p *passFlag) IsBoolFlag() bool { return p.isBool }
+func (p *passFlag) Set(v string) error {
+	*p.out = append(*p.out, "-"+p.name+"="+v)
+	return nil
+}
+
+// rejectFlag is a flag.Value that refuses a reserved go test flag.
+type rejectFlag struct{ name string }
+
+func (r rejectFlag) String() string { return "" }
+func (r rejectFlag) Set(string) error {
+	return fmt.Errorf("interleave sets -%s itself", r.name)
+}
+
+// passThrough defines the go test flags on fs, recording them into out.
+// Flags the caller defined first (such as -tags) are skipped.
+func passThrough(fs *flag.FlagSet, out *[]string) {
+	for _, n := range goBoolFlags {
+		if fs.Lookup(n) == nil {
+			fs.Var(&passFlag{name: n, isBool: true, out: out}, n, "passed to go test")
+		}
+	}
+	for _, n := range goValueFlags {
+		if fs.Lookup(n) == nil {
+			fs.Var(&passFlag{name: n, out: out}, n, "passed to go test")
+		}
+	}
+	for _, n := range reservedFlags {
+		fs.Var(rejectFlag{n}, n, "reserved")
+	}
+}
+
+// parseInterspersed parses args with fs, allowing flags after positional
+// arguments as go test does ("interleave test ./... -run X"). It returns
+// the positional arguments and the arguments after -args.
+func parseInterspersed(fs *flag.FlagSet, args []string) (positional, testArgs []string, err error) {
+	for i, a := range args {
+		if a == "-args" || a == "--args" {
+			args, testArgs = args[:i], args[i+1:]
+			break
+		}
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, err
+		}
+		rest := fs.Args()
+		i := 0
+		for i < len(rest) && !strings.HasPrefix(rest[i], "-") {
+			positional = append(positional, rest[i])
+			i++
+		}
+		if i == len(rest) {
+			return positional, testArgs, nil
+		}
+		if rest[i] == "--" {
+			return append(positional, rest[i+1:]...), testArgs, nil
+		}
+		args = rest[i:]
+	}
+}
+
+// errUsage marks a usage error whose message and usage text were printed.
+var errUsage = errors.New("usage")
+
+// newFlagSet returns a FlagSet that prints usage to stderr on error.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	return fs
+}

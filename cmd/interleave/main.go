@@ -1,0 +1,49 @@
+// Command interleave runs Go tests under fully controlled interleavings.
+//
+// Usage:
+//
+//	interleave test [flags] [packages]    explore the tests of packages
+//	interleave replay [flags] FILE        run a recorded schedule again
+//	interleave help [command]             show help
+//	interleave version                    show the version
+//
+// See "interleave help test" for the flags. The exit status is 0 when every
+// test passed, 1 when a test failed or a finding was reported, and 2 for a
+// usage error or a package that does not build.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes the command line args and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, mainUsage)
+		return 2
+	}
+	switch args[0] {
+	case "test":
+		return runTest(ctx, args[1:], stdout, stderr)
+	case "replay":
+		return runReplay(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		return runHelp(args[1:], stdout, stderr)
+	case "version", "-version", "--version":
+		return runVersion(stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "interleave %s: unknown command\n%s", args[0], mainUsage)
+		return 2
+	}
+}

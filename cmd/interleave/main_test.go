@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/ast/astutil"
+
+	"interleave.dev/internal/driver"
+)
+
+func TestMain(m *testing.M) {
+	if instrumentFile == nil {
+		// Until the instrumenter is wired in, a stand-in that only imports
+		// the runtime (so the build must resolve it) keeps these tests
+		// meaningful for the command's own contract.
+		instrumentFile = standIn
+	}
+	os.Exit(m.Run())
+}
+
+func standIn(fset *token.FileSet, f *ast.File, pkg *types.Package, info *types.Info, filename string) ([]byte, []driver.Warning, error) {
+	astutil.AddNamedImport(fset, f, "interleave_rt", driver.RuntimeImport)
+	f.Decls = append(f.Decls, &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+		Names:  []*ast.Ident{ast.NewIdent("_")},
+		Values: []ast.Expr{&ast.SelectorExpr{X: ast.NewIdent("interleave_rt"), Sel: ast.NewIdent("RegisterFile")}},
+	}}})
+	var buf bytes.Buffer
+	cfg := printer.Config{Mode: printer.SourcePos | printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
+	err := cfg.Fprint(&buf, fset, f)
+	return buf.Bytes(), nil, err
+}
+
+// cli runs the command in-process with a private cache.
+func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if os.Getenv(driver.CacheEnv) == "" {
+		t.Setenv(driver.CacheEnv, t.TempDir())
+	}
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	if testing.Verbose() {
+		t.Logf("interleave %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out.String(), errb.String())
+	}
+	return code, out.String(), errb.String()
+}
+
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"test", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
+		{[]string{"test", "./...", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
+		{[]string{"test", "-strategy=bfs"}, `-strategy "bfs"`},
+		{[]string{"test", "-schedules=-1"}, "must not be negative"},
+		{[]string{"test", "-modfile=x.mod"}, "interleave sets -modfile itself"},
+		{[]string{"replay"}, "want exactly one schedule file"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{nil, "Usage:"},
+	} {
+		code, _, stderr := cli(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("interleave %v: exit %d, stderr:\n%s\nwant exit 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, _, stderr := cli(t, "test", "-nosuchflag"); !strings.Contains(stderr, "usage: interleave test") {
+		t.Errorf("unknown flag does not print the usage:\n%s", stderr)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	if code, stdout, _ := cli(t, "help"); code != 0 || !strings.Contains(stdout, "interleave replay") {
+		t.Errorf("help: exit %d\n%s", code, stdout)
+	}
+	if code, stdout, _ := cli(t, "help", "test"); code != 0 || !strings.Contains(stdout, "-strategy") {
+		t.Errorf("help test: exit %d\n%s", code, stdout)
+	}
+	if code, stdout, _ := cli(t, "version"); code != 0 || !strings.HasPrefix(stdout, "interleave ") || !strings.Contains(stdout, "runtime ") {
+		t.Errorf("version: exit %d\n%s", code, stdout)
+	}
+}
+
+func TestFlagsInterspersedAndPassedThrough(t *testing.T) {
+	var c commonFlags
+	fs := newFlagSet("test", testUsage, &bytes.Buffer{})
+	strategy := fs.String("strategy", "random", "")
+	race := fs.Bool("race", true, "")
+	c.define(fs)
+	pos, testArgs, err := parseInterspersed(fs, []string{
+		"-v", "./a/...", "-run", "TestX", "./b", "-race=false", "-count=3",
+		"-tags", "x,y", "-strategy=pct", "-gcflags=-N -l", "-json", "-args", "-custom", "1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"./a/...", "./b"}; !reflect.DeepEqual(pos, want) {
+		t.Errorf("packages = %q, want %q", pos, want)
+	}
+	if want := []string{"-custom", "1"}; !reflect.DeepEqual(testArgs, want) {
+		t.Errorf("test args = %q, want %q", testArgs, want)
+	}
+	if want := []string{"-v=true", "-run=TestX", "-count=3", "-gcflags=-N -l", "-json=true"}; !reflect.DeepEqual(c.goFlags, want) {
+		t.Errorf("go flags = %q, want %q", c.goFlags, want)
+	}
+	if *strategy != "pct" || *race || c.tags != "x,y" {
+		t.Errorf("strategy %q race %v tags %q", *strategy, *race, c.tags)
+	}
+}
+
+func TestReplayRejectsBadScheduleFiles(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := filepath.Join(dir, "corrupt.json")
+	os.WriteFile(corrupt, []byte("{\"format\": \"interleave-sched"), 0o644)
+	foreign := filepath.Join(dir, "foreign.json")
+	os.WriteFile(foreign, []byte(`{"format":"something-else","version":1,"test":"TestX","iteration":1}`), 0o644)
+	future := filepath.Join(dir, "future.json")
+	os.WriteFile(future, []byte(`{"format":"interleave-schedule","version":99,"test":"TestX","iteration":1}`), 0o644)
+	for file, want := range map[string]string{
+		corrupt:                         "not an interleave schedule file",
+		foreign:                         "not an interleave schedule file",
+		future:                          "version 99 is not supported",
+		filepath.Join(dir, "none.json"): "no such file",
+	} {
+		code, _, stderr := cli(t, "replay", file)
+		if code != 2 || !strings.Contains(stderr, want) || !strings.Contains(stderr, file) {
+			t.Errorf("replay %s: exit %d, stderr:\n%s\nwant exit 2 naming the file and %q", filepath.Base(file), code, stderr, want)
+		}
+	}
+}
+
+const passingModule = `module example.com/m
+
+go 1.22
+`
+
+func TestBuildErrorExitsTwoAtOriginalLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":    passingModule,
+		"m.go":      "package m\n\n// F is fine.\nfunc F() int { return 1 }\n",
+		"broken.go": "package m\n\n// G does not compile.\nfunc G() string {\n\treturn 42\n}\n",
+		"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tif F() != 1 {\n\t\tt.Fatal(F())\n\t}\n}\n",
+	})
+	code, _, stderr := cli(t, "test", "-C", dir, ".")
+	if code != 2 || !strings.Contains(stderr, "broken.go:5:") {
+		t.Errorf("exit %d, want 2 and broken.go:5 in:\n%s", code, stderr)
+	}
+}
+
+func TestPassAndFailExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":        passingModule,
+		"m.go":          "package m\n\n// F returns 1.\nfunc F() int { return 1 }\n",
+		"m_test.go":     "package m\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tif F() != 1 {\n\t\tt.Fatal(F())\n\t}\n}\n",
+		"bad/b.go":      "package bad\n",
+		"bad/b_test.go": "package bad\n\nimport \"testing\"\n\nfunc TestBad(t *testing.T) { t.Fatal(\"always\") }\n",
+	})
+	if code, stdout, stderr := cli(t, "test", "-C", dir, "."); code != 0 || !strings.Contains(stdout, "ok  \texample.com/m") {
+		t.Errorf("passing package: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, _ := cli(t, "test", "-C", dir, "./...", "-run", "TestBad", "-json")
+	if code != 1 || !strings.Contains(stdout, `"Action":"fail"`) {
+		t.Errorf("failing package with -json: exit %d\n%s", code, stdout)
+	}
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"interleave.dev/internal/driver"
+	"interleave.dev/rt/wire"
+)
+
+// commonFlags are the flags of both test and replay.
+type commonFlags struct {
+	tags           string
+	dir            string
+	instrumentDeps bool
+	scheduleDir    string
+	goFlags        []string
+}
+
+func (c *commonFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&c.tags, "tags", "", "build tags, as for go test")
+	fs.StringVar(&c.dir, "C", "", "run in directory `dir`")
+	fs.BoolVar(&c.instrumentDeps, "instrument-deps", false, "also instrument dependency modules")
+	fs.StringVar(&c.scheduleDir, "schedule-dir", "", "directory for schedule files")
+	passThrough(fs, &c.goFlags)
+}
+
+func (c *commonFlags) options(stdout, stderr io.Writer) driver.Options {
+	return driver.Options{
+		Dir:            c.dir,
+		Tags:           c.tags,
+		GoFlags:        c.goFlags,
+		InstrumentDeps: c.instrumentDeps,
+		Instrument:     instrumentFile,
+		Stdout:         stdout,
+		Stderr:         stderr,
+	}
+}
+
+// runTest implements "interleave test".
+func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var (
+		common     commonFlags
+		strategy   string
+		schedules  int
+		seed       int64
+		budget     time.Duration
+		race       bool
+		leaks      bool
+		steps      int
+		pctDepth   int
+		stuckAfter time.Duration
+	)
+	fs := newFlagSet("test", testUsage, stderr)
+	fs.StringVar(&strategy, "strategy", "random", "random, pct or dfs")
+	fs.IntVar(&schedules, "schedules", 0, "schedules per test")
+	fs.Int64Var(&seed, "seed", 0, "seed")
+	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
+	fs.BoolVar(&race, "race", true, "detect data races")
+	fs.BoolVar(&leaks, "leaks", true, "report leaked goroutines")
+	fs.IntVar(&steps, "steps", 0, "scheduling points per schedule")
+	fs.IntVar(&pctDepth, "pct-depth", 0, "bug depth of pct")
+	fs.DurationVar(&stuckAfter, "stuck-after", 0, "limit on uncontrolled code")
+	common.define(fs)
+	patterns, testArgs, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	switch strategy {
+	case "random", "pct", "dfs":
+	default:
+		return usageError(stderr, "interleave test: -strategy %q: want random, pct or dfs", strategy)
+	}
+	if schedules < 0 || steps < 0 || pctDepth < 0 || budget < 0 || stuckAfter < 0 {
+		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -budget and -stuck-after must not be negative")
+	}
+	opts := common.options(stdout, stderr)
+	opts.Patterns = patterns
+	opts.TestArgs = testArgs
+	opts.Config = wire.Config{
+		Strategy:    strategy,
+		Schedules:   schedules,
+		Seed:        seed,
+		Budget:      wire.Duration(budget),
+		NoRace:      !race,
+		NoLeaks:     !leaks,
+		MaxSteps:    steps,
+		PCTDepth:    pctDepth,
+		StuckAfter:  wire.Duration(stuckAfter),
+		ScheduleDir: common.scheduleDir,
+	}
+	out, err := driver.Test(ctx, opts)
+	return finish(out, err, stderr)
+}
+
+// finish reports the outcome of a driver run and returns the exit status.
+func finish(out *driver.Outcome, err error, stderr io.Writer) int {
+	if err != nil {
+		var be *driver.BuildError
+		if errors.As(err, &be) {
+			for _, e := range be.Errors {
+				fmt.Fprintln(stderr, e)
+			}
+			return driver.ExitUsage
+		}
+		fmt.Fprintf(stderr, "interleave: %v\n", err)
+		return driver.ExitUsage
+	}
+	out.WriteSummary(stderr)
+	return out.ExitCode()
+}
+
+// usageError prints a usage error and returns exit status 2.
+func usageError(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, format+"\n", args...)
+	fmt.Fprintf(stderr, "run \"interleave help\" for usage\n")
+	return 2
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+const mainUsage = `Interleave runs Go tests under fully controlled interleavings.
+
+Usage:
+
+	interleave test [flags] [packages]    explore the tests of packages
+	interleave replay [flags] FILE        run a recorded schedule again
+	interleave help [command]             show help for a command
+	interleave version                    show the version
+
+Exit status: 0 when every test passed, 1 when a test failed or a finding
+was reported, 2 for a usage error or a package that does not build.
+`
+
+const testUsage = `usage: interleave test [flags] [packages] [-args test binary arguments]
+
+Test runs every selected test many times, each time under a different,
+controlled interleaving of its goroutines, and reports the first bug found
+(deadlock, leaked goroutine, data race, panic, failed assertion, livelock)
+with a schedule file that "interleave replay" runs again.
+
+The source is instrumented into a cache directory ($INTERLEAVE_CACHE, else
+the user cache directory) and handed to go test with -overlay and -modfile:
+nothing in the module is written.
+
+Exploration flags:
+	-strategy S       random, pct or dfs (default random)
+	-schedules N      schedules to explore per test (default 1000)
+	-seed N           seed of the randomized strategies (default 1)
+	-budget D         wall-clock budget per test, such as 30s (default none)
+	-race             detect data races, happens-before (default true;
+	                  this is interleave's detector, not go test -race)
+	-leaks            report goroutines left blocked (default true)
+	-steps N          scheduling points per schedule before a livelock is
+	                  reported (default 100000)
+	-pct-depth N      bug depth of the pct strategy (default 3)
+	-stuck-after D    how long uncontrolled code may run before the
+	                  schedule is reported as stuck (default 10s)
+	-schedule-dir DIR where schedule files are written (default: in the
+	                  cache directory)
+	-instrument-deps  also instrument dependency modules (never the
+	                  standard library)
+
+go test flags, passed through: -run, -skip, -v, -count, -timeout, -json,
+-failfast, -short, -shuffle, -parallel, -tags, -cover..., -cpu, -list, the
+profile flags, -C, and the build flags (-gcflags, -ldflags, -mod, -p, -x,
+-n, -work, -trimpath, ...). -modfile and -overlay are the tool's own and
+cannot be given.
+`
+
+const replayUsage = `usage: interleave replay [flags] FILE
+
+Replay runs the interleaving recorded in the schedule file FILE again, in
+the module of the current directory: the same test, the same choices, the
+same finding. It exits 1 when the finding reproduces, 0 when the test now
+passes, and 1 with a plain message when the code no longer follows the
+schedule (it changed since the schedule was recorded, or it does something
+the tool does not control, such as iterating over a map or real I/O).
+
+Flags:
+	-v, -json, -timeout, -tags, -C, -x, -gcflags, ... as for interleave test
+	-instrument-deps  also instrument dependency modules
+`
+
+// runHelp prints the help of a command.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, mainUsage)
+		return 0
+	}
+	switch args[0] {
+	case "test":
+		fmt.Fprint(stdout, testUsage)
+	case "replay":
+		fmt.Fprint(stdout, replayUsage)
+	default:
+		fmt.Fprintf(stderr, "interleave help %s: unknown help topic\n", args[0])
+		return 2
+	}
+	return 0
+}
