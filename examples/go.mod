@@ -1,0 +1,3 @@
+module example.com/examples
+
+go 1.22
