@@ -1,6 +1,10 @@
 package rt
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"interleave.dev/rt/internal/sched"
+)
 
 type atomicKind uint8
 
@@ -10,5 +14,10 @@ const (
 	atomicRMW
 )
 
-// atomicPoint reports an atomic operation on addr to the scheduler.
-func atomicPoint(addr unsafe.Pointer, k atomicKind, s Site) {}
+// atomicPoint reports an atomic operation on addr to the scheduler; the
+// caller then performs it natively.
+func atomicPoint(addr unsafe.Pointer, k atomicKind, s Site) {
+	if g := cur(); g != nil {
+		g.Atomic(addr, sched.AtomicKind(k), uint32(s))
+	}
+}

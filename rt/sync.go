@@ -1,33 +1,87 @@
 package rt
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Lock replaces (*sync.Mutex).Lock.
-func Lock(m *sync.Mutex, s Site) { m.Lock() }
+func Lock(m *sync.Mutex, s Site) {
+	if g := cur(); g != nil {
+		g.Lock(unsafe.Pointer(m), uint32(s))
+		return
+	}
+	m.Lock()
+}
 
 // Unlock replaces (*sync.Mutex).Unlock.
-func Unlock(m *sync.Mutex, s Site) { m.Unlock() }
+func Unlock(m *sync.Mutex, s Site) {
+	if g := cur(); g != nil {
+		g.Unlock(unsafe.Pointer(m), uint32(s))
+		return
+	}
+	m.Unlock()
+}
 
 // TryLock replaces (*sync.Mutex).TryLock.
-func TryLock(m *sync.Mutex, s Site) bool { return m.TryLock() }
+func TryLock(m *sync.Mutex, s Site) bool {
+	if g := cur(); g != nil {
+		return g.TryLock(unsafe.Pointer(m), uint32(s))
+	}
+	return m.TryLock()
+}
 
 // RWLock replaces (*sync.RWMutex).Lock.
-func RWLock(rw *sync.RWMutex, s Site) { rw.Lock() }
+func RWLock(rw *sync.RWMutex, s Site) {
+	if g := cur(); g != nil {
+		g.RWLock(unsafe.Pointer(rw), uint32(s))
+		return
+	}
+	rw.Lock()
+}
 
 // RWUnlock replaces (*sync.RWMutex).Unlock.
-func RWUnlock(rw *sync.RWMutex, s Site) { rw.Unlock() }
+func RWUnlock(rw *sync.RWMutex, s Site) {
+	if g := cur(); g != nil {
+		g.RWUnlock(unsafe.Pointer(rw), uint32(s))
+		return
+	}
+	rw.Unlock()
+}
 
 // RWTryLock replaces (*sync.RWMutex).TryLock.
-func RWTryLock(rw *sync.RWMutex, s Site) bool { return rw.TryLock() }
+func RWTryLock(rw *sync.RWMutex, s Site) bool {
+	if g := cur(); g != nil {
+		return g.RWTryLock(unsafe.Pointer(rw), uint32(s))
+	}
+	return rw.TryLock()
+}
 
 // RLock replaces (*sync.RWMutex).RLock.
-func RLock(rw *sync.RWMutex, s Site) { rw.RLock() }
+func RLock(rw *sync.RWMutex, s Site) {
+	if g := cur(); g != nil {
+		g.RLock(unsafe.Pointer(rw), uint32(s))
+		return
+	}
+	rw.RLock()
+}
 
 // RUnlock replaces (*sync.RWMutex).RUnlock.
-func RUnlock(rw *sync.RWMutex, s Site) { rw.RUnlock() }
+func RUnlock(rw *sync.RWMutex, s Site) {
+	if g := cur(); g != nil {
+		g.RUnlock(unsafe.Pointer(rw), uint32(s))
+		return
+	}
+	rw.RUnlock()
+}
 
 // TryRLock replaces (*sync.RWMutex).TryRLock.
-func TryRLock(rw *sync.RWMutex, s Site) bool { return rw.TryRLock() }
+func TryRLock(rw *sync.RWMutex, s Site) bool {
+	if g := cur(); g != nil {
+		return g.TryRLock(unsafe.Pointer(rw), uint32(s))
+	}
+	return rw.TryRLock()
+}
 
 // RLocker replaces (*sync.RWMutex).RLocker: the returned Locker's methods
 // are modeled read-lock operations.
@@ -69,13 +123,31 @@ func LockerUnlock(l sync.Locker, s Site) {
 }
 
 // WGAdd replaces (*sync.WaitGroup).Add.
-func WGAdd(wg *sync.WaitGroup, delta int, s Site) { wg.Add(delta) }
+func WGAdd(wg *sync.WaitGroup, delta int, s Site) {
+	if g := cur(); g != nil {
+		g.WGAdd(unsafe.Pointer(wg), delta, uint32(s))
+		return
+	}
+	wg.Add(delta)
+}
 
 // WGDone replaces (*sync.WaitGroup).Done.
-func WGDone(wg *sync.WaitGroup, s Site) { wg.Done() }
+func WGDone(wg *sync.WaitGroup, s Site) {
+	if g := cur(); g != nil {
+		g.WGAdd(unsafe.Pointer(wg), -1, uint32(s))
+		return
+	}
+	wg.Done()
+}
 
 // WGWait replaces (*sync.WaitGroup).Wait.
-func WGWait(wg *sync.WaitGroup, s Site) { wg.Wait() }
+func WGWait(wg *sync.WaitGroup, s Site) {
+	if g := cur(); g != nil {
+		g.WGWait(unsafe.Pointer(wg), uint32(s))
+		return
+	}
+	wg.Wait()
+}
 
 // WGGo replaces (*sync.WaitGroup).Go: Add(1), then f in a new goroutine
 // followed by Done.
@@ -88,7 +160,18 @@ func WGGo(wg *sync.WaitGroup, f func(), s Site) {
 }
 
 // OnceDo replaces (*sync.Once).Do.
-func OnceDo(o *sync.Once, f func(), s Site) { o.Do(f) }
+func OnceDo(o *sync.Once, f func(), s Site) {
+	g := cur()
+	if g == nil {
+		o.Do(f)
+		return
+	}
+	if !g.OnceBegin(o, uint32(s)) {
+		return
+	}
+	defer g.OnceEnd(o)
+	f()
+}
 
 // OnceFunc replaces sync.OnceFunc.
 func OnceFunc(f func(), s Site) func() {
@@ -174,10 +257,33 @@ func OnceValues[T1, T2 any](f func() (T1, T2), s Site) func() (T1, T2) {
 }
 
 // CondWait replaces (*sync.Cond).Wait.
-func CondWait(c *sync.Cond, s Site) { c.Wait() }
+func CondWait(c *sync.Cond, s Site) {
+	g := cur()
+	if g == nil {
+		c.Wait()
+		return
+	}
+	p := unsafe.Pointer(c)
+	g.CondEnqueue(p, uint32(s))
+	LockerUnlock(c.L, s)
+	g.CondPark(p, uint32(s))
+	LockerLock(c.L, s)
+}
 
 // CondSignal replaces (*sync.Cond).Signal.
-func CondSignal(c *sync.Cond, s Site) { c.Signal() }
+func CondSignal(c *sync.Cond, s Site) {
+	if g := cur(); g != nil {
+		g.CondSignal(unsafe.Pointer(c), uint32(s))
+		return
+	}
+	c.Signal()
+}
 
 // CondBroadcast replaces (*sync.Cond).Broadcast.
-func CondBroadcast(c *sync.Cond, s Site) { c.Broadcast() }
+func CondBroadcast(c *sync.Cond, s Site) {
+	if g := cur(); g != nil {
+		g.CondBroadcast(unsafe.Pointer(c), uint32(s))
+		return
+	}
+	c.Broadcast()
+}

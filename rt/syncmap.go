@@ -1,6 +1,9 @@
 package rt
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // MapLoad replaces (*sync.Map).Load.
 func MapLoad(m *sync.Map, key any, s Site) (any, bool) {
@@ -62,5 +65,10 @@ func MapClear(m *sync.Map, s Site) {
 	m.Clear()
 }
 
-// mapPoint reports an operation on a sync.Map to the scheduler.
-func mapPoint(m *sync.Map, write bool, s Site) {}
+// mapPoint reports an operation on a sync.Map to the scheduler; the caller
+// then performs it natively.
+func mapPoint(m *sync.Map, write bool, s Site) {
+	if g := cur(); g != nil {
+		g.MapOp(unsafe.Pointer(m), write, uint32(s))
+	}
+}

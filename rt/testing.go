@@ -2,70 +2,297 @@ package rt
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
+
+	"interleave.dev/rt/wire"
 )
 
 // Test runs body, the original body of a TestXxx function, under the
 // explorer: many times, each under a different interleaving chosen by the
-// strategy configured by the driver (see package wire). The instrumenter
-// rewrites
+// strategy configured by the driver in the INTERLEAVE_CONFIG environment
+// variable (see package wire). The instrumenter rewrites
 //
 //	func TestXxx(t *testing.T) { body }
 //
 // into
 //
 //	func TestXxx(t *testing.T) { rt.Test(t, func(t *testing.T) { body }) }
-func Test(t *testing.T, body func(t *testing.T)) { body(t) }
+//
+// A finding fails t with the report; a replay that no longer matches the
+// code fails t saying so.
+func Test(t *testing.T, body func(t *testing.T)) {
+	t.Helper()
+	if cur() != nil {
+		body(t) // already inside an exploration
+		return
+	}
+	cfg, err := wire.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{
+		Strategy:    cfg.Strategy,
+		Schedules:   cfg.Schedules,
+		Seed:        cfg.Seed,
+		Budget:      time.Duration(cfg.Budget),
+		PCTDepth:    cfg.PCTDepth,
+		NoRace:      cfg.NoRace,
+		NoLeaks:     cfg.NoLeaks,
+		MaxSteps:    cfg.MaxSteps,
+		StuckAfter:  time.Duration(cfg.StuckAfter),
+		ScheduleDir: cfg.ScheduleDir,
+		Package:     cfg.Package,
+	}
+	if cfg.Strategy == "replay" {
+		s, err := wire.ReadSchedule(cfg.Replay)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Test != t.Name() {
+			t.Skipf("interleave: replaying %s", s.Test)
+		}
+		opts.Replay = s
+		opts.ScheduleDir = "-"
+		opts.Schedules = 1
+	}
+	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := wire.Result{
+		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
+		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
+		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path,
+	}
+	switch {
+	case rep.Diverged != "":
+		res.Outcome = wire.OutcomeDiverged
+		res.Message = rep.Diverged
+	case rep.Kind != "":
+		res.Outcome = wire.OutcomeFinding
+		if cfg.Strategy == "replay" {
+			rep.Text = strings.Replace(rep.Text, "\n", "\n(replayed "+cfg.Replay+")\n", 1)
+		}
+	case rep.Skipped:
+		res.Outcome = wire.OutcomeSkip
+	default:
+		res.Outcome = wire.OutcomePass
+	}
+	if cfg.Results != "" {
+		if err := wire.AppendResult(cfg.Results, res); err != nil {
+			t.Error(err)
+		}
+	}
+	switch res.Outcome {
+	case wire.OutcomeDiverged:
+		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, math/rand, real I/O); the result of this replay is not a finding.", rep.Diverged)
+	case wire.OutcomeFinding:
+		t.Error("\n" + rep.Text)
+	case wire.OutcomeSkip:
+		t.Skip(strings.Join(rep.Logs, "\n"))
+	default:
+		for _, l := range rep.Logs {
+			t.Log(l)
+		}
+		done := ""
+		if rep.Exhausted {
+			done = ", every interleaving covered"
+		}
+		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)
+	}
+}
+
+// The per-iteration state of the test API. Only one exploration runs at a
+// time and it is touched only by the running controlled goroutine.
+var testState struct {
+	cleanups []func()
+	ctx      context.Context
+	cancel   context.CancelFunc
+}
+
+func runTest(t *testing.T, body func(t *testing.T)) {
+	testState.cleanups, testState.ctx, testState.cancel = nil, nil, nil
+	defer runCleanups()
+	body(t)
+}
+
+func runCleanups() {
+	if testState.cancel != nil {
+		testState.cancel()
+	}
+	for len(testState.cleanups) > 0 {
+		n := len(testState.cleanups) - 1
+		f := testState.cleanups[n]
+		testState.cleanups = testState.cleanups[:n]
+		f()
+	}
+}
+
+// caller returns "file:line: " of the test code that called a T function.
+func caller() string {
+	_, file, line, ok := runtime.Caller(2)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: ", filepath.Base(file), line)
+}
+
+func sprintln(args ...any) string { return strings.TrimSuffix(fmt.Sprintln(args...), "\n") }
 
 // The T functions replace the methods of testing.T, testing.B and
 // testing.TB, so that inside an exploration failures and logs belong to the
 // schedule being run: only the failing schedule's logs are shown.
 
 // TError replaces t.Error.
-func TError(t testing.TB, args ...any) { t.Helper(); t.Error(args...) }
+func TError(t testing.TB, args ...any) {
+	if g := cur(); g != nil {
+		g.Fail(caller() + sprintln(args...))
+		return
+	}
+	t.Helper()
+	t.Error(args...)
+}
 
 // TErrorf replaces t.Errorf.
-func TErrorf(t testing.TB, format string, args ...any) { t.Helper(); t.Errorf(format, args...) }
+func TErrorf(t testing.TB, format string, args ...any) {
+	if g := cur(); g != nil {
+		g.Fail(caller() + fmt.Sprintf(format, args...))
+		return
+	}
+	t.Helper()
+	t.Errorf(format, args...)
+}
 
 // TFatal replaces t.Fatal.
-func TFatal(t testing.TB, args ...any) { t.Helper(); t.Fatal(args...) }
+func TFatal(t testing.TB, args ...any) {
+	if g := cur(); g != nil {
+		g.FailNow(caller() + sprintln(args...))
+	}
+	t.Helper()
+	t.Fatal(args...)
+}
 
 // TFatalf replaces t.Fatalf.
-func TFatalf(t testing.TB, format string, args ...any) { t.Helper(); t.Fatalf(format, args...) }
+func TFatalf(t testing.TB, format string, args ...any) {
+	if g := cur(); g != nil {
+		g.FailNow(caller() + fmt.Sprintf(format, args...))
+	}
+	t.Helper()
+	t.Fatalf(format, args...)
+}
 
 // TFail replaces t.Fail.
-func TFail(t testing.TB) { t.Fail() }
+func TFail(t testing.TB) {
+	if g := cur(); g != nil {
+		g.Fail("")
+		return
+	}
+	t.Fail()
+}
 
 // TFailNow replaces t.FailNow.
-func TFailNow(t testing.TB) { t.FailNow() }
+func TFailNow(t testing.TB) {
+	if g := cur(); g != nil {
+		g.FailNow("")
+	}
+	t.FailNow()
+}
 
 // TFailed replaces t.Failed.
-func TFailed(t testing.TB) bool { return t.Failed() }
+func TFailed(t testing.TB) bool {
+	if g := cur(); g != nil {
+		return g.Failed()
+	}
+	return t.Failed()
+}
 
 // TLog replaces t.Log.
-func TLog(t testing.TB, args ...any) { t.Helper(); t.Log(args...) }
+func TLog(t testing.TB, args ...any) {
+	if g := cur(); g != nil {
+		g.Log(caller() + sprintln(args...))
+		return
+	}
+	t.Helper()
+	t.Log(args...)
+}
 
 // TLogf replaces t.Logf.
-func TLogf(t testing.TB, format string, args ...any) { t.Helper(); t.Logf(format, args...) }
+func TLogf(t testing.TB, format string, args ...any) {
+	if g := cur(); g != nil {
+		g.Log(caller() + fmt.Sprintf(format, args...))
+		return
+	}
+	t.Helper()
+	t.Logf(format, args...)
+}
 
 // TSkip replaces t.Skip.
-func TSkip(t testing.TB, args ...any) { t.Helper(); t.Skip(args...) }
+func TSkip(t testing.TB, args ...any) {
+	if g := cur(); g != nil {
+		g.SkipNow(caller() + sprintln(args...))
+	}
+	t.Helper()
+	t.Skip(args...)
+}
 
 // TSkipf replaces t.Skipf.
-func TSkipf(t testing.TB, format string, args ...any) { t.Helper(); t.Skipf(format, args...) }
+func TSkipf(t testing.TB, format string, args ...any) {
+	if g := cur(); g != nil {
+		g.SkipNow(caller() + fmt.Sprintf(format, args...))
+	}
+	t.Helper()
+	t.Skipf(format, args...)
+}
 
 // TSkipNow replaces t.SkipNow.
-func TSkipNow(t testing.TB) { t.SkipNow() }
+func TSkipNow(t testing.TB) {
+	if g := cur(); g != nil {
+		g.SkipNow("")
+	}
+	t.SkipNow()
+}
 
 // TRun replaces t.Run. Inside an exploration the subtest runs in the calling
-// goroutine, as part of the parent's schedule.
-func TRun(t *testing.T, name string, f func(t *testing.T)) bool { return t.Run(name, f) }
+// goroutine, as part of the parent's schedule, and reports whether the test
+// has not failed so far.
+func TRun(t *testing.T, name string, f func(t *testing.T)) bool {
+	if g := cur(); g != nil {
+		f(t)
+		return !g.Failed()
+	}
+	return t.Run(name, f)
+}
 
 // TCleanup replaces t.Cleanup.
-func TCleanup(t testing.TB, f func()) { t.Cleanup(f) }
+func TCleanup(t testing.TB, f func()) {
+	if cur() != nil {
+		testState.cleanups = append(testState.cleanups, f)
+		return
+	}
+	t.Cleanup(f)
+}
 
 // TParallel replaces t.Parallel; inside an exploration it does nothing.
-func TParallel(t *testing.T) { t.Parallel() }
+func TParallel(t *testing.T) {
+	if cur() != nil {
+		return
+	}
+	t.Parallel()
+}
 
-// TContext replaces t.Context.
-func TContext(t testing.TB) context.Context { return t.Context() }
+// TContext replaces t.Context: inside an exploration, a context of the
+// iteration canceled just before the cleanups run.
+func TContext(t testing.TB) context.Context {
+	if cur() != nil {
+		if testState.ctx == nil {
+			testState.ctx, testState.cancel = WithCancel(context.Background(), 0)
+		}
+		return testState.ctx
+	}
+	return t.Context()
+}

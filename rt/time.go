@@ -1,42 +1,156 @@
 package rt
 
-import "time"
+import (
+	"time"
+	"unsafe"
+
+	"interleave.dev/rt/internal/sched"
+)
+
+// Inside an exploration time is virtual: every iteration starts at Epoch
+// and the clock moves only when a timer fires, which the strategy decides.
+
+// Epoch is the virtual time at which every iteration starts.
+var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
 
 // Sleep replaces time.Sleep.
-func Sleep(d time.Duration, s Site) { time.Sleep(d) }
+func Sleep(d time.Duration, s Site) {
+	if g := cur(); g != nil {
+		g.Sleep(int64(d), uint32(s))
+		return
+	}
+	time.Sleep(d)
+}
+
+// timerChan makes the channel of a virtual timer or ticker and the
+// function that delivers a tick on it.
+func timerChan(g *sched.G) (chan time.Time, *sched.ChanObj, func(*sched.Iteration, int64)) {
+	c := make(chan time.Time, 1)
+	o, sl := model[time.Time](g, chanPtr(c), 1)
+	fire := func(it *sched.Iteration, now int64) {
+		slot := sl.put(Epoch.Add(time.Duration(now)))
+		if !it.TimerSend(o, slot) {
+			sl.release(slot)
+		}
+	}
+	return c, o, fire
+}
 
 // After replaces time.After.
-func After(d time.Duration, s Site) <-chan time.Time { return time.After(d) }
+func After(d time.Duration, s Site) <-chan time.Time {
+	if cur() != nil {
+		return NewTimer(d, s).C
+	}
+	return time.After(d)
+}
 
 // Tick replaces time.Tick.
-func Tick(d time.Duration, s Site) <-chan time.Time { return time.Tick(d) }
+func Tick(d time.Duration, s Site) <-chan time.Time {
+	if cur() != nil {
+		if d <= 0 {
+			return nil
+		}
+		return NewTicker(d, s).C
+	}
+	return time.Tick(d)
+}
 
 // NewTimer replaces time.NewTimer.
-func NewTimer(d time.Duration, s Site) *time.Timer { return time.NewTimer(d) }
+func NewTimer(d time.Duration, s Site) *time.Timer {
+	g := cur()
+	if g == nil {
+		return time.NewTimer(d)
+	}
+	c, o, fire := timerChan(g)
+	t := &time.Timer{C: c}
+	g.NewTimer(unsafe.Pointer(t), int64(d), 0, o, fire, uint32(s))
+	return t
+}
 
 // AfterFunc replaces time.AfterFunc; f runs in a controlled goroutine.
-func AfterFunc(d time.Duration, f func(), s Site) *time.Timer { return time.AfterFunc(d, f) }
+func AfterFunc(d time.Duration, f func(), s Site) *time.Timer {
+	g := cur()
+	if g == nil {
+		return time.AfterFunc(d, f)
+	}
+	t := &time.Timer{}
+	var vt *sched.Timer
+	vt = g.NewTimer(unsafe.Pointer(t), int64(d), 0, nil, func(it *sched.Iteration, _ int64) {
+		it.SpawnFromTimer(vt, f)
+	}, uint32(s))
+	return t
+}
 
 // TimerStop replaces (*time.Timer).Stop.
-func TimerStop(t *time.Timer, s Site) bool { return t.Stop() }
+func TimerStop(t *time.Timer, s Site) bool {
+	if g := cur(); g != nil {
+		if vt := g.TimerOf(unsafe.Pointer(t)); vt != nil {
+			return g.StopTimer(vt, uint32(s))
+		}
+	}
+	return t.Stop()
+}
 
 // TimerReset replaces (*time.Timer).Reset.
-func TimerReset(t *time.Timer, d time.Duration, s Site) bool { return t.Reset(d) }
+func TimerReset(t *time.Timer, d time.Duration, s Site) bool {
+	if g := cur(); g != nil {
+		if vt := g.TimerOf(unsafe.Pointer(t)); vt != nil {
+			return g.ResetTimer(vt, int64(d), false, uint32(s))
+		}
+	}
+	return t.Reset(d)
+}
 
 // NewTicker replaces time.NewTicker.
-func NewTicker(d time.Duration, s Site) *time.Ticker { return time.NewTicker(d) }
+func NewTicker(d time.Duration, s Site) *time.Ticker {
+	g := cur()
+	if g == nil {
+		return time.NewTicker(d)
+	}
+	if d <= 0 {
+		panic("non-positive interval for NewTicker")
+	}
+	c, o, fire := timerChan(g)
+	t := &time.Ticker{C: c}
+	g.NewTimer(unsafe.Pointer(t), int64(d), int64(d), o, fire, uint32(s))
+	return t
+}
 
 // TickerStop replaces (*time.Ticker).Stop.
-func TickerStop(t *time.Ticker, s Site) { t.Stop() }
+func TickerStop(t *time.Ticker, s Site) {
+	if g := cur(); g != nil {
+		if vt := g.TimerOf(unsafe.Pointer(t)); vt != nil {
+			g.StopTimer(vt, uint32(s))
+			return
+		}
+	}
+	t.Stop()
+}
 
 // TickerReset replaces (*time.Ticker).Reset.
-func TickerReset(t *time.Ticker, d time.Duration, s Site) { t.Reset(d) }
+func TickerReset(t *time.Ticker, d time.Duration, s Site) {
+	if g := cur(); g != nil {
+		if vt := g.TimerOf(unsafe.Pointer(t)); vt != nil {
+			if d <= 0 {
+				panic("non-positive interval for Ticker.Reset")
+			}
+			g.ResetTimer(vt, int64(d), true, uint32(s))
+			return
+		}
+	}
+	t.Reset(d)
+}
 
 // Now replaces time.Now.
-func Now(s Site) time.Time { return time.Now() }
+func Now(s Site) time.Time {
+	if g := cur(); g != nil {
+		return Epoch.Add(time.Duration(g.Now(uint32(s))))
+	}
+	return time.Now()
+}
 
 // Since replaces time.Since.
-func Since(t time.Time, s Site) time.Duration { return time.Since(t) }
+func Since(t time.Time, s Site) time.Duration { return Now(s).Sub(t) }
 
 // Until replaces time.Until.
-func Until(t time.Time, s Site) time.Duration { return time.Until(t) }
+func Until(t time.Time, s Site) time.Duration { return t.Sub(Now(s)) }

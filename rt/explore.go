@@ -1,0 +1,169 @@
+package rt
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	"interleave.dev/rt/internal/report"
+	"interleave.dev/rt/internal/sched"
+	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/wire"
+)
+
+// Options configures Explore. Zero fields take the defaults of wire.Config.
+type Options struct {
+	Strategy   string // random (default), pct, dfs or replay
+	Schedules  int    // iterations at most (default 1000)
+	Seed       int64  // seed of randomized strategies (default 1)
+	Budget     time.Duration
+	PCTDepth   int
+	NoRace     bool
+	NoLeaks    bool
+	MaxSteps   int
+	StuckAfter time.Duration  // default 10s; negative: never
+	Replay     *wire.Schedule // the schedule to replay, with Strategy "replay"
+	// ScheduleDir is where the schedule file of a finding is written
+	// (default: os.TempDir()/interleave-schedules); "-" writes none.
+	ScheduleDir string
+	Package     string // recorded in the schedule file
+}
+
+// Report is the outcome of an exploration.
+type Report struct {
+	Test      string
+	Strategy  string
+	Seed      int64
+	Schedules int  // iterations run, including the failing one
+	Exhausted bool // a systematic strategy covered its whole space
+	Skipped   bool
+	Kind      string // the finding's kind; "" when nothing was found
+	Message   string // the finding's one-line summary
+	Diverged  string // why a replay no longer matches the program
+	Text      string // the full report, as printed under a failing test
+	Schedule  *wire.Schedule
+	Path      string // where Schedule was written
+	Logs      []string
+	Elapsed   time.Duration
+}
+
+// Explore runs body many times, each under a different interleaving, as
+// the main goroutine of the iteration, until a finding, the budget, or an
+// exhausted space. name identifies the test in reports and schedule files.
+func Explore(name string, opts Options, body func()) (*Report, error) {
+	if opts.Seed == 0 {
+		opts.Seed = 1
+	}
+	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth}
+	var hash uint64
+	if opts.Strategy == "replay" {
+		if opts.Replay == nil {
+			return nil, fmt.Errorf("interleave: strategy replay needs a schedule")
+		}
+		sc.Replay = opts.Replay.Choices
+		h, err := strconv.ParseUint(opts.Replay.EventHash, 16, 64)
+		if err != nil {
+			return nil, fmt.Errorf("interleave: corrupt schedule: bad event hash %q", opts.Replay.EventHash)
+		}
+		hash = h
+		opts.NoRace, opts.NoLeaks, opts.MaxSteps = !opts.Replay.Race, !opts.Replay.Leaks, opts.Replay.MaxSteps
+		opts.Seed = opts.Replay.Seed
+	}
+	st, err := strategy.New(sc)
+	if err != nil {
+		return nil, fmt.Errorf("interleave: %w", err)
+	}
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = 100000
+	}
+	stuck := opts.StuckAfter
+	if stuck == 0 {
+		stuck = 10 * time.Second
+	} else if stuck < 0 {
+		stuck = 0
+	}
+	res := sched.Explore(sched.Config{
+		Strategy:   st,
+		Schedules:  opts.Schedules,
+		Budget:     opts.Budget,
+		Race:       !opts.NoRace,
+		Leaks:      !opts.NoLeaks,
+		MaxSteps:   opts.MaxSteps,
+		StuckAfter: stuck,
+		ExpectHash: hash,
+	}, body)
+	rep := &Report{
+		Test:      name,
+		Strategy:  st.Name(),
+		Seed:      opts.Seed,
+		Schedules: res.Iterations,
+		Exhausted: res.Exhausted,
+		Skipped:   res.Skipped,
+		Diverged:  res.Diverged,
+		Logs:      res.Logs,
+		Elapsed:   res.Elapsed,
+	}
+	if opts.Strategy == "replay" {
+		rep.Strategy = opts.Replay.Strategy
+	}
+	if f := res.Finding; f != nil {
+		rep.Kind, rep.Message = f.Kind, f.Message
+		rep.Schedule = &wire.Schedule{
+			Package:   opts.Package,
+			Test:      name,
+			Strategy:  rep.Strategy,
+			Seed:      opts.Seed,
+			Iteration: res.Iterations,
+			Finding:   f.Kind,
+			Message:   f.Message,
+			Race:      !opts.NoRace,
+			Leaks:     !opts.NoLeaks,
+			MaxSteps:  opts.MaxSteps,
+			Steps:     res.Steps,
+			EventHash: strconv.FormatUint(res.Hash, 16),
+			Choices:   append([]int{}, res.Choices...),
+		}
+		if opts.Strategy == "replay" {
+			rep.Schedule.Iteration = opts.Replay.Iteration
+		}
+		if opts.ScheduleDir != "-" {
+			rep.Path, err = writeSchedule(opts.ScheduleDir, rep.Schedule)
+			if err != nil {
+				return rep, err
+			}
+		}
+		rep.Text = render(rep, f)
+	}
+	return rep, nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+func writeSchedule(dir string, s *wire.Schedule) (string, error) {
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "interleave-schedules")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("interleave: schedule directory: %w", err)
+	}
+	name := unsafeName.ReplaceAllString(s.Test, "_") + "-" + unsafeName.ReplaceAllString(s.Finding, "-") + "-" + s.EventHash + ".json"
+	path := filepath.Join(dir, name)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path, wire.WriteSchedule(path, s)
+}
+
+func render(rep *Report, f *sched.Finding) string {
+	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path}
+	return report.Render(h, f, func(s uint32) string {
+		p := SitePosition(Site(s))
+		if p.File == "" {
+			return "?"
+		}
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	})
+}

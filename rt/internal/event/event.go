@@ -1,0 +1,112 @@
+// Package event defines the event model shared by the scheduler, the
+// strategies and the detectors: one visible operation of one goroutine,
+// reported before it happens, and the one definition of when two events
+// conflict.
+package event
+
+// Op is the kind of a visible operation.
+type Op uint8
+
+// The operations. Obj names the object an operation touches; Site its
+// static source position.
+const (
+	OpNone Op = iota
+	OpStart
+	OpResume
+	OpSpawn
+	OpExit
+	OpRead
+	OpWrite
+	OpAtomicLoad
+	OpAtomicStore
+	OpAtomicRMW
+	OpLock
+	OpUnlock
+	OpTryLock
+	OpRLock
+	OpRUnlock
+	OpTryRLock
+	OpWLock
+	OpWUnlock
+	OpTryWLock
+	OpWGAdd
+	OpWGWait
+	OpOnce
+	OpCondWait
+	OpCondSignal
+	OpCondBroadcast
+	OpMakeChan
+	OpSend
+	OpRecv
+	OpClose
+	OpChanLen
+	OpSelect
+	OpSleep
+	OpTimerNew
+	OpTimerStop
+	OpTimerReset
+	OpTimerFire
+	OpNow
+	OpYield
+	OpMapRead
+	OpMapWrite
+	OpCancel
+	numOps
+)
+
+var opNames = [numOps]string{
+	OpNone: "none", OpStart: "start", OpResume: "resume", OpSpawn: "go", OpExit: "exit",
+	OpRead: "read", OpWrite: "write",
+	OpAtomicLoad: "atomic load", OpAtomicStore: "atomic store", OpAtomicRMW: "atomic update",
+	OpLock: "Lock", OpUnlock: "Unlock", OpTryLock: "TryLock",
+	OpRLock: "RLock", OpRUnlock: "RUnlock", OpTryRLock: "TryRLock",
+	OpWLock: "Lock", OpWUnlock: "Unlock", OpTryWLock: "TryLock",
+	OpWGAdd: "WaitGroup.Add", OpWGWait: "WaitGroup.Wait", OpOnce: "Once.Do",
+	OpCondWait: "Cond.Wait", OpCondSignal: "Cond.Signal", OpCondBroadcast: "Cond.Broadcast",
+	OpMakeChan: "make chan", OpSend: "send", OpRecv: "receive", OpClose: "close", OpChanLen: "len",
+	OpSelect: "select", OpSleep: "sleep",
+	OpTimerNew: "timer start", OpTimerStop: "timer stop", OpTimerReset: "timer reset", OpTimerFire: "timer fires",
+	OpNow: "time.Now", OpYield: "yield", OpMapRead: "sync.Map read", OpMapWrite: "sync.Map write",
+	OpCancel: "context cancel",
+}
+
+func (o Op) String() string {
+	if o < numOps {
+		return opNames[o]
+	}
+	return "op?"
+}
+
+// Event is one visible operation of one goroutine.
+type Event struct {
+	G    int32  // goroutine id, numbered from 1 in creation order; 0 for the timer
+	Op   Op     // what it does
+	Obj  int32  // the object touched, numbered from 1 in order of first use in the iteration; 0 for none
+	Site uint32 // static source position (an rt.Site)
+}
+
+// modifies reports whether an operation changes the state of its object.
+func (o Op) modifies() bool {
+	switch o {
+	case OpRead, OpAtomicLoad, OpMapRead, OpChanLen, OpNow, OpNone, OpStart, OpResume, OpYield:
+		return false
+	}
+	return true
+}
+
+// Conflicts reports whether a and b are dependent: they are performed by
+// different goroutines on the same object and at least one of them changes
+// it. Two read-locks of one RWMutex do not conflict; every other pair of
+// synchronization operations on one object does (lock against lock, send
+// against receive, Add against Wait, ...). Swapping two conflicting events
+// can change the outcome; swapping two independent ones cannot. DPOR,
+// HaPSets, race detection and active testing all use this one definition.
+func Conflicts(a, b Event) bool {
+	if a.G == b.G || a.Obj == 0 || a.Obj != b.Obj {
+		return false
+	}
+	if a.Op == OpRLock && b.Op == OpRLock {
+		return false
+	}
+	return a.Op.modifies() || b.Op.modifies()
+}

@@ -1,0 +1,158 @@
+// Package report renders findings as the text printed under a failing
+// test: what went wrong, the goroutines involved with their stacks, the
+// interleaving that led there, and how to replay it.
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/sched"
+)
+
+// Header is what the report says about the exploration.
+type Header struct {
+	Schedules int
+	Strategy  string
+	Seed      int64
+	Path      string // schedule file, "" if none was written
+}
+
+// Positions maps a site to "file:line".
+type Positions func(site uint32) string
+
+// traceShown is how many events of the interleaving the report lists.
+const traceShown = 40
+
+// Render returns the report of f.
+func Render(h Header, f *sched.Finding, pos Positions) string {
+	var b strings.Builder
+	plural := "s"
+	if h.Schedules == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(&b, "interleave: %s after %d schedule%s (strategy %s, seed %d)\n", f.Kind, h.Schedules, plural, h.Strategy, h.Seed)
+	fmt.Fprintf(&b, "%s\n", f.Message)
+	if f.RaceObject != "" {
+		fmt.Fprintf(&b, "location: %s\n", f.RaceObject)
+	}
+	for _, g := range f.Goroutines {
+		b.WriteString("\n")
+		name := fmt.Sprintf("goroutine %d", g.ID)
+		if g.Main {
+			name += " (test)"
+		}
+		fmt.Fprintf(&b, "%s: %s", name, g.Status)
+		if g.Site != 0 {
+			fmt.Fprintf(&b, " at %s", pos(g.Site))
+		}
+		b.WriteString("\n")
+		if g.SpawnSite != 0 {
+			fmt.Fprintf(&b, "    started at %s\n", pos(g.SpawnSite))
+		}
+		if st := Trim(g.Stack); st != "" {
+			b.WriteString(indent(st, "    "))
+		}
+	}
+	if f.Kind == sched.KindPanic || f.Kind == sched.KindFatal {
+		if st := Trim(f.Stack); st != "" {
+			b.WriteString("\nstack:\n")
+			b.WriteString(indent(st, "    "))
+		}
+	}
+	if len(f.Logs) > 0 {
+		b.WriteString("\ntest log of this schedule:\n")
+		for _, l := range f.Logs {
+			b.WriteString(indent(l, "    "))
+		}
+	}
+	if len(f.Trace) > 0 {
+		b.WriteString("\n")
+		writeTrace(&b, f.Trace, pos)
+	}
+	if h.Path != "" {
+		fmt.Fprintf(&b, "\nschedule: %s\nreplay: interleave replay %s\n", h.Path, h.Path)
+	}
+	return b.String()
+}
+
+func writeTrace(b *strings.Builder, trace []event.Event, pos Positions) {
+	var shown []event.Event
+	for _, e := range trace {
+		if e.Op == event.OpStart || e.Op == event.OpResume {
+			continue
+		}
+		shown = append(shown, e)
+	}
+	skip := 0
+	if len(shown) > traceShown {
+		skip = len(shown) - traceShown
+		fmt.Fprintf(b, "interleaving (last %d of %d events):\n", traceShown, len(shown))
+	} else {
+		fmt.Fprintf(b, "interleaving (%d events):\n", len(shown))
+	}
+	for _, e := range shown[skip:] {
+		who := fmt.Sprintf("g%d", e.G)
+		if e.G == 0 {
+			who = "timer"
+		}
+		what := e.Op.String()
+		if e.Obj != 0 {
+			what += fmt.Sprintf(" #%d", e.Obj)
+		}
+		at := ""
+		if e.Site != 0 {
+			at = pos(e.Site)
+		}
+		fmt.Fprintf(b, "    %-6s %-22s %s\n", who, what, at)
+	}
+}
+
+// Trim removes the runtime's own frames (package rt, the scheduler, the
+// Go runtime and the testing package) from a goroutine stack, keeping the
+// user's frames with their original file positions.
+func Trim(stack string) string {
+	lines := strings.Split(strings.TrimSpace(stack), "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, "goroutine ") {
+			continue
+		}
+		if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
+			fn, loc := l, lines[i+1]
+			i++
+			if internalFrame(fn) {
+				continue
+			}
+			if j := strings.LastIndex(loc, " +0x"); j >= 0 {
+				loc = loc[:j]
+			}
+			out = append(out, fn, loc)
+			continue
+		}
+		if strings.HasPrefix(l, "created by ") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+func internalFrame(fn string) bool {
+	for _, p := range []string{"interleave.dev/rt.", "interleave.dev/rt/", "runtime.", "runtime/debug.", "testing.", "panic("} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func indent(s, pre string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return ""
+	}
+	return pre + strings.ReplaceAll(s, "\n", "\n"+pre) + "\n"
+}

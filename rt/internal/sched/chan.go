@@ -1,0 +1,387 @@
+package sched
+
+import (
+	"unsafe"
+
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+)
+
+// A channel's values live in a typed slab owned by the rt package; the
+// scheduler moves only slot numbers. A slot is -1 for "the zero value".
+
+// chanState is the model of one channel.
+type chanState struct {
+	cap    int
+	buf    slotQueue
+	closed bool
+	recvq  waitq
+	sendq  waitq
+	// Slab is the typed value storage, set and used by package rt.
+	Slab any
+}
+
+type slotQueue struct {
+	s    []int32
+	head int
+}
+
+func (q *slotQueue) len() int { return len(q.s) - q.head }
+
+func (q *slotQueue) push(v int32) {
+	if q.head > 0 && len(q.s) == cap(q.s) {
+		n := copy(q.s, q.s[q.head:])
+		q.s, q.head = q.s[:n], 0
+	}
+	q.s = append(q.s, v)
+}
+
+func (q *slotQueue) pop() int32 {
+	v := q.s[q.head]
+	q.head++
+	if q.head == len(q.s) {
+		q.s, q.head = q.s[:0], 0
+	}
+	return v
+}
+
+// sudog is a goroutine waiting in a channel queue.
+type sudog struct {
+	g       *G
+	slot    int32 // value of a blocked send
+	sel     bool  // part of a select
+	caseIdx int
+	o       *object
+}
+
+type waitq struct {
+	q []*sudog
+}
+
+// dequeue returns the first waiter still waiting (selects already
+// completed elsewhere are skipped and dropped).
+func (w *waitq) dequeue() *sudog {
+	for len(w.q) > 0 {
+		s := w.q[0]
+		copy(w.q, w.q[1:])
+		w.q[len(w.q)-1] = nil
+		w.q = w.q[:len(w.q)-1]
+		if s.sel && s.g.selDone {
+			continue
+		}
+		return s
+	}
+	return nil
+}
+
+func (w *waitq) remove(s *sudog) {
+	for i, x := range w.q {
+		if x == s {
+			copy(w.q[i:], w.q[i+1:])
+			w.q[len(w.q)-1] = nil
+			w.q = w.q[:len(w.q)-1]
+			return
+		}
+	}
+}
+
+// ChanObj is a handle on a channel's model.
+type ChanObj = object
+
+// Chan returns the model of the channel at addr (nil addr: a nil channel,
+// for which it returns nil). size is the channel's capacity.
+func (g *G) Chan(addr unsafe.Pointer, size int) *ChanObj {
+	if addr == nil {
+		return nil
+	}
+	o := g.it.object(addr, kindChan)
+	if o.ch == nil {
+		o.ch = &chanState{cap: size}
+	}
+	return o
+}
+
+// State returns the channel state of a channel object.
+func (o *ChanObj) State() *chanState { return o.ch }
+
+// MakeChan records the creation of a channel.
+func (g *G) MakeChan(o *ChanObj, site uint32) {
+	g.it.step(g, event.OpMakeChan, o, site)
+}
+
+// RuntimeError is a panic raised by the Go runtime's rules (send on a closed
+// channel, ...): it implements runtime.Error like the real one.
+type RuntimeError string
+
+func (e RuntimeError) Error() string { return string(e) }
+
+// RuntimeError marks e as a runtime error.
+func (e RuntimeError) RuntimeError() {}
+
+func (g *G) sudog(i int) *sudog {
+	for len(g.sudogs) <= i {
+		g.sudogs = append(g.sudogs, sudog{})
+	}
+	s := &g.sudogs[i]
+	*s = sudog{g: g}
+	return s
+}
+
+func (it *Iteration) blockForever(g *G, op event.Op, site uint32) {
+	it.block(g, op, nil, site)
+	panic("unreachable: goroutine blocked forever was woken")
+}
+
+// Send performs a send of the value in slot on channel o.
+func (g *G) Send(o *ChanObj, slot int32, site uint32) {
+	it := g.it
+	it.step(g, event.OpSend, o, site)
+	if o == nil {
+		it.blockForever(g, event.OpSend, site)
+	}
+	c := o.ch
+	if c.closed {
+		panic(RuntimeError("send on closed channel"))
+	}
+	if r := c.recvq.dequeue(); r != nil {
+		it.deliver(r, slot, true)
+		it.syncPair(g, r.g, o)
+		return
+	}
+	if c.buf.len() < c.cap {
+		c.buf.push(slot)
+		it.acqrel(g, o)
+		return
+	}
+	s := g.sudog(0)
+	s.slot, s.o = slot, o
+	c.sendq.q = append(c.sendq.q, s)
+	it.block(g, event.OpSend, o, site)
+	it.acqrel(g, o)
+	if g.sendClosed {
+		g.sendClosed = false
+		panic(RuntimeError("send on closed channel"))
+	}
+}
+
+// deliver completes a blocked receive (or receive case) with slot.
+func (it *Iteration) deliver(r *sudog, slot int32, ok bool) {
+	w := r.g
+	w.slot, w.ok = slot, ok
+	if r.sel {
+		w.selDone = true
+		w.selChosen = r.caseIdx
+	}
+	it.wakeUp(w)
+}
+
+// Recv performs a receive from channel o and returns the slot received
+// and whether it came from a send (false: the channel is closed).
+func (g *G) Recv(o *ChanObj, site uint32) (int32, bool) {
+	it := g.it
+	it.step(g, event.OpRecv, o, site)
+	if o == nil {
+		it.blockForever(g, event.OpRecv, site)
+	}
+	if slot, ok, done := it.tryRecv(g, o); done {
+		return slot, ok
+	}
+	s := g.sudog(0)
+	s.o = o
+	o.ch.recvq.q = append(o.ch.recvq.q, s)
+	it.block(g, event.OpRecv, o, site)
+	it.acqrel(g, o)
+	return g.slot, g.ok
+}
+
+// tryRecv receives without blocking if the channel allows it.
+func (it *Iteration) tryRecv(g *G, o *object) (slot int32, ok, done bool) {
+	c := o.ch
+	if c.buf.len() > 0 {
+		slot = c.buf.pop()
+		if s := c.sendq.dequeue(); s != nil {
+			c.buf.push(s.slot)
+			it.completeSend(s)
+		}
+		it.acqrel(g, o)
+		return slot, true, true
+	}
+	if s := c.sendq.dequeue(); s != nil {
+		it.completeSend(s)
+		it.syncPair(g, s.g, o)
+		return s.slot, true, true
+	}
+	if c.closed {
+		it.acqrel(g, o)
+		return -1, false, true
+	}
+	return 0, false, false
+}
+
+// completeSend wakes a goroutine whose blocked send (or send case) was
+// taken.
+func (it *Iteration) completeSend(s *sudog) {
+	w := s.g
+	if s.sel {
+		w.selDone = true
+		w.selChosen = s.caseIdx
+	}
+	it.wakeUp(w)
+}
+
+// Close closes channel o.
+func (g *G) Close(o *ChanObj, site uint32) {
+	it := g.it
+	it.step(g, event.OpClose, o, site)
+	if o == nil {
+		panic(RuntimeError("close of nil channel"))
+	}
+	c := o.ch
+	if c.closed {
+		panic(RuntimeError("close of closed channel"))
+	}
+	it.closeChan(g, o)
+}
+
+// closeChan closes o on behalf of g (nil for a timer or context).
+func (it *Iteration) closeChan(g *G, o *object) {
+	c := o.ch
+	c.closed = true
+	if g != nil {
+		it.acqrel(g, o)
+	}
+	for r := c.recvq.dequeue(); r != nil; r = c.recvq.dequeue() {
+		it.deliver(r, -1, false)
+	}
+	for s := c.sendq.dequeue(); s != nil; s = c.sendq.dequeue() {
+		s.g.sendClosed = true
+		if s.sel {
+			s.g.selDone = true
+			s.g.selChosen = s.caseIdx
+		}
+		it.wakeUp(s.g)
+	}
+}
+
+// Len returns the number of buffered values of channel o.
+func (g *G) Len(o *ChanObj, site uint32) int {
+	g.it.step(g, event.OpChanLen, o, site)
+	if o == nil {
+		return 0
+	}
+	return o.ch.buf.len()
+}
+
+// SelectCase is one case of a select statement.
+type SelectCase struct {
+	Ch   *ChanObj // nil: a nil channel, never ready
+	Send bool
+	Slot int32 // the value of a send case
+}
+
+func (it *Iteration) ready(c SelectCase) bool {
+	if c.Ch == nil {
+		return false
+	}
+	ch := c.Ch.ch
+	if c.Send {
+		return ch.closed || ch.recvq.hasWaiter() || ch.buf.len() < ch.cap
+	}
+	return ch.buf.len() > 0 || ch.sendq.hasWaiter() || ch.closed
+}
+
+func (w *waitq) hasWaiter() bool {
+	for _, s := range w.q {
+		if !(s.sel && s.g.selDone) {
+			return true
+		}
+	}
+	return false
+}
+
+// Select runs a select statement over cases. It returns the index of the
+// case taken (-1: default) and, for a receive case, the slot received and
+// the ok flag.
+func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32, bool) {
+	it := g.it
+	it.step(g, event.OpSelect, nil, site)
+	it.opts = it.opts[:0]
+	for i, c := range cases {
+		if it.ready(c) {
+			op := event.OpRecv
+			if c.Send {
+				op = event.OpSend
+			}
+			it.opts = append(it.opts, strategy.Option{G: g.ID, Case: int32(i), Ev: event.Event{G: g.ID, Op: op, Obj: c.Ch.id, Site: site}})
+		}
+	}
+	switch {
+	case len(it.opts) > 0:
+		k := 0
+		if len(it.opts) > 1 {
+			k = it.choose(strategy.Select, g)
+		}
+		i := int(it.opts[k].Case)
+		c := cases[i]
+		if c.Send {
+			it.sendReady(g, c.Ch, c.Slot)
+			return i, 0, false
+		}
+		slot, ok, _ := it.tryRecv(g, c.Ch)
+		return i, slot, ok
+	case hasDefault:
+		return -1, 0, false
+	}
+	// Block on every non-nil case.
+	g.selDone = false
+	n := 0
+	for i, c := range cases {
+		if c.Ch == nil {
+			continue
+		}
+		s := g.sudog(n)
+		n++
+		s.sel, s.caseIdx, s.o, s.slot = true, i, c.Ch, c.Slot
+		if c.Send {
+			c.Ch.ch.sendq.q = append(c.Ch.ch.sendq.q, s)
+		} else {
+			c.Ch.ch.recvq.q = append(c.Ch.ch.recvq.q, s)
+		}
+	}
+	if n == 0 {
+		it.blockForever(g, event.OpSelect, site)
+	}
+	it.block(g, event.OpSelect, nil, site)
+	for i := 0; i < n; i++ {
+		s := &g.sudogs[i]
+		s.o.ch.sendq.remove(s)
+		s.o.ch.recvq.remove(s)
+	}
+	i := g.selChosen
+	c := cases[i]
+	if c.Send {
+		if g.sendClosed {
+			g.sendClosed = false
+			panic(RuntimeError("send on closed channel"))
+		}
+		it.acqrel(g, c.Ch)
+		return i, 0, false
+	}
+	it.acqrel(g, c.Ch)
+	return i, g.slot, g.ok
+}
+
+// sendReady performs a send that cannot block.
+func (it *Iteration) sendReady(g *G, o *object, slot int32) {
+	c := o.ch
+	if c.closed {
+		panic(RuntimeError("send on closed channel"))
+	}
+	if r := c.recvq.dequeue(); r != nil {
+		it.deliver(r, slot, true)
+		it.syncPair(g, r.g, o)
+		return
+	}
+	c.buf.push(slot)
+	it.acqrel(g, o)
+}

@@ -1,0 +1,170 @@
+package sched
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/race"
+)
+
+// Kinds of findings.
+const (
+	KindDeadlock    = "deadlock"
+	KindLeak        = "goroutine leak"
+	KindRace        = "data race"
+	KindPanic       = "panic"
+	KindTestFailure = "test failure"
+	KindLivelock    = "livelock"
+	KindFatal       = "fatal error"
+	KindStuck       = "stuck"
+)
+
+// GoroutineInfo describes one goroutine involved in a finding.
+type GoroutineInfo struct {
+	ID        int32
+	Main      bool
+	Status    string // what it was doing, e.g. "blocked in receive"
+	Site      uint32 // where
+	SpawnSite uint32 // where it was started (0 for the test goroutine)
+	Stack     string // its stack, when captured
+}
+
+// Finding is a bug exposed by an iteration.
+type Finding struct {
+	Kind       string
+	Message    string
+	Goroutines []GoroutineInfo
+	Race       *race.Race
+	RaceObject string
+	Stack      string // stack of a panic or fatal error
+	Logs       []string
+	Trace      []event.Event
+}
+
+func livelockMessage(n int) string {
+	return fmt.Sprintf("the iteration did not end within %d scheduling points", n)
+}
+
+func (it *Iteration) info(g *G) GoroutineInfo {
+	gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite}
+	switch {
+	case g.state == gBlocked:
+		what := g.blockOp.String()
+		if g.blockObj != nil {
+			what += " on " + kindNames[g.blockObj.kind]
+		} else if g.blockOp == event.OpSend || g.blockOp == event.OpRecv {
+			what += " on nil channel"
+		} else if g.blockOp == event.OpSelect {
+			what = "select"
+		}
+		gi.Status, gi.Site = "blocked in "+what, g.blockSite
+	case g.state == gReady && g.pending.Op == event.OpStart:
+		gi.Status = "not started"
+	case g.state == gReady && g.pendObj != nil:
+		what := g.pending.Op.String() + " on " + kindNames[g.pendObj.kind]
+		if it.enabled(g) {
+			gi.Status = "about to " + what
+		} else {
+			gi.Status = "blocked in " + what
+		}
+		gi.Site = g.pending.Site
+	default:
+		gi.Status, gi.Site = "about to "+g.pending.Op.String(), g.pending.Site
+	}
+	return gi
+}
+
+func (it *Iteration) stuckGoroutines() []GoroutineInfo {
+	var out []GoroutineInfo
+	for _, g := range it.live {
+		if g.state != gDone {
+			out = append(out, it.info(g))
+		}
+	}
+	return out
+}
+
+func (it *Iteration) deadlock() *Finding {
+	gs := it.stuckGoroutines()
+	ids := make([]string, len(gs))
+	for i, g := range gs {
+		ids[i] = fmt.Sprint(g.ID)
+	}
+	return &Finding{
+		Kind:       KindDeadlock,
+		Message:    fmt.Sprintf("all goroutines are blocked (%s) and no timer is pending", strings.Join(ids, ", ")),
+		Goroutines: gs,
+	}
+}
+
+func (it *Iteration) leak(leaked []*G) *Finding {
+	f := &Finding{Kind: KindLeak}
+	for _, g := range leaked {
+		f.Goroutines = append(f.Goroutines, it.info(g))
+	}
+	n := len(leaked)
+	s := "s are"
+	if n == 1 {
+		s = " is"
+	}
+	f.Message = fmt.Sprintf("%d goroutine%s still blocked after the test returned", n, s)
+	return f
+}
+
+func (it *Iteration) panicked(g *G, p any) *Finding {
+	msg := fmt.Sprint(p)
+	if e, ok := p.(error); ok {
+		msg = e.Error()
+	}
+	gi := it.info(g)
+	gi.Status = "panicked"
+	return &Finding{
+		Kind:       KindPanic,
+		Message:    msg,
+		Goroutines: []GoroutineInfo{gi},
+		Stack:      string(debug.Stack()),
+		Logs:       it.logs,
+	}
+}
+
+func (it *Iteration) fatal(g *G, msg string) *Finding {
+	gi := it.info(g)
+	gi.Status = "fatal error"
+	return &Finding{Kind: KindFatal, Message: msg, Goroutines: []GoroutineInfo{gi}, Stack: string(debug.Stack())}
+}
+
+func (it *Iteration) testFailure() *Finding {
+	return &Finding{Kind: KindTestFailure, Message: "the test failed", Logs: it.logs}
+}
+
+func (it *Iteration) raceFinding(r *race.Race) *Finding {
+	f := &Finding{Kind: KindRace, Race: r}
+	if o := it.objectByID(r.Var); o != nil {
+		f.RaceObject = fmt.Sprintf("%s at %p", kindNames[o.kind], o.addr)
+	}
+	verb := func(w bool) string {
+		if w {
+			return "write"
+		}
+		return "read"
+	}
+	f.Message = fmt.Sprintf("%s by goroutine %d races with earlier %s by goroutine %d", verb(r.Cur.Write), r.Cur.G, verb(r.Prev.Write), r.Prev.G)
+	for _, a := range []race.Access{r.Cur, r.Prev} {
+		g := it.gs[a.G-1]
+		gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Site: a.Site, Status: verb(a.Write)}
+		f.Goroutines = append(f.Goroutines, gi)
+	}
+	return f
+}
+
+// attachStacks copies the stacks captured while unwinding into f.
+func (it *Iteration) attachStacks(f *Finding) {
+	for i := range f.Goroutines {
+		gi := &f.Goroutines[i]
+		if gi.Stack == "" && gi.ID > 0 && int(gi.ID) <= len(it.gs) {
+			gi.Stack = it.gs[gi.ID-1].stack
+		}
+	}
+}

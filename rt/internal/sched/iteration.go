@@ -1,0 +1,299 @@
+// Package sched is the scheduler core: controlled goroutines that run one
+// at a time, the model of every blocking primitive (channels, select, sync,
+// virtual time), choice points handed to a strategy, the iteration
+// lifecycle, and the scheduler's own findings (deadlock, leak, panic,
+// livelock, data race through the race detector).
+//
+// Scheduling is a direct handoff: there is no scheduler goroutine. The
+// running goroutine reports its pending operation, asks the strategy who
+// runs next and, if that is another goroutine, wakes it through its
+// semaphore channel and parks on its own (Stoller's semaphore approach,
+// papers/randomized-scheduling-java.txt, section 2). All scheduler state
+// is touched only by the one running goroutine; the channel handoffs order
+// those touches.
+package sched
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/race"
+	"interleave.dev/rt/internal/strategy"
+)
+
+// Iteration is one run of the test body under one schedule.
+type Iteration struct {
+	x    *Explorer
+	gs   []*G // every goroutine, by id-1
+	live []*G // goroutines not yet exited, by id
+	cur  *G
+	main *G
+
+	objs    map[unsafe.Pointer]*object
+	nextObj int32
+
+	clock    int64
+	timers   timerHeap
+	timerSeq int64
+
+	steps  int
+	points int
+	trace  []event.Event
+	hash   uint64
+
+	choices    []int
+	opts       []strategy.Option
+	pt         strategy.Point
+	race       *race.Detector
+	progress   atomic.Int64
+	wantStacks bool
+
+	mainDone   bool
+	mainDoneAt int64
+	failed     bool
+	skipped    bool
+	logs       []string
+
+	finding  *Finding
+	diverged string
+	ended    bool
+	done     chan struct{}
+}
+
+const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
+
+func (it *Iteration) record(ev event.Event) {
+	if len(it.trace) < cap(it.trace) || len(it.trace) < traceLimit {
+		it.trace = append(it.trace, ev)
+	}
+	h := it.hash
+	for _, v := range [4]uint32{uint32(ev.G), uint32(ev.Op), uint32(ev.Obj), ev.Site} {
+		h ^= uint64(v)
+		h *= fnvPrime
+	}
+	it.hash = h
+}
+
+// traceLimit bounds the events kept for a report.
+const traceLimit = 1 << 16
+
+// step is the scheduling point before operation op of g on o. It returns
+// when g is chosen to run and op is enabled; op is then recorded as
+// executed.
+func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
+	var obj int32
+	if o != nil {
+		obj = o.id
+	}
+	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
+	g.pendObj = o
+	it.steps++
+	it.progress.Add(1)
+	if it.steps > it.x.cfg.MaxSteps {
+		it.fail(g, &Finding{Kind: KindLivelock, Message: livelockMessage(it.x.cfg.MaxSteps)})
+	}
+	if g.free {
+		g.free = false
+		if it.enabled(g) {
+			it.record(g.pending)
+			return
+		}
+	}
+	it.reschedule(g)
+	it.record(g.pending)
+}
+
+// enabled reports whether g can perform its pending operation now.
+func (it *Iteration) enabled(g *G) bool {
+	if g.state != gReady {
+		return false
+	}
+	o := g.pendObj
+	switch g.pending.Op {
+	case event.OpLock:
+		return !o.locked
+	case event.OpWLock:
+		return !o.wHeld
+	case event.OpOnce:
+		return o.once != onceRunning
+	}
+	return true
+}
+
+// collect fills it.opts with the options at a thread choice point.
+func (it *Iteration) collect() {
+	it.opts = it.opts[:0]
+	if t := it.nextTimer(); t != nil {
+		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
+	}
+	for _, g := range it.live {
+		if it.enabled(g) {
+			it.opts = append(it.opts, strategy.Option{G: g.ID, Ev: g.pending})
+		}
+	}
+}
+
+// choose asks the strategy to pick among it.opts (at least two).
+func (it *Iteration) choose(kind strategy.Kind, g *G) int {
+	it.pt.Kind = kind
+	it.pt.Index = it.points
+	it.pt.Current = 0
+	if g != nil && g.state == gReady {
+		it.pt.Current = g.ID
+	}
+	it.pt.Options = it.opts
+	i := it.x.strat.Choose(&it.pt)
+	if i < 0 || i >= len(it.opts) {
+		it.diverge(g, "the program offered a choice the schedule does not have")
+	}
+	it.choices = append(it.choices, it.pt.Encode(i))
+	it.points++
+	return i
+}
+
+// reschedule picks who runs next and hands over to it. It returns when g
+// runs again (g ready), or at once when g has exited.
+func (it *Iteration) reschedule(g *G) {
+	for {
+		it.collect()
+		if len(it.opts) == 0 {
+			it.quiescent(g)
+			return // only an exited g gets here
+		}
+		i := 0
+		if len(it.opts) > 1 {
+			i = it.choose(strategy.Thread, g)
+		}
+		o := it.opts[i]
+		if o.G == 0 {
+			it.fireTimer()
+			continue
+		}
+		next := it.gs[o.G-1]
+		if op := next.pending.Op; op == event.OpResume || op == event.OpStart {
+			next.free = true
+			it.record(next.pending)
+		}
+		if next == g {
+			return
+		}
+		it.cur = next
+		next.wake <- struct{}{}
+		if g.state == gDone {
+			return
+		}
+		g.park()
+		return
+	}
+}
+
+// block parks g on a primitive until another goroutine (or a timer) wakes
+// it and the strategy chooses it.
+func (it *Iteration) block(g *G, op event.Op, o *object, site uint32) {
+	g.state = gBlocked
+	g.blockOp, g.blockObj, g.blockSite = op, o, site
+	it.reschedule(g)
+}
+
+// wakeUp makes a blocked goroutine runnable again.
+func (it *Iteration) wakeUp(w *G) {
+	w.state = gReady
+	w.pending = event.Event{G: w.ID, Op: event.OpResume}
+	w.pendObj = nil
+	w.blockObj = nil
+}
+
+// quiescent handles a point where nothing can run: the end of the
+// iteration, a deadlock, or leaked goroutines.
+func (it *Iteration) quiescent(g *G) {
+	if !it.mainDone {
+		it.fail(g, it.deadlock())
+		return
+	}
+	var leaked []*G
+	for _, l := range it.live {
+		if l.state != gDone {
+			leaked = append(leaked, l)
+		}
+	}
+	if len(leaked) > 0 && it.x.cfg.Leaks {
+		it.fail(g, it.leak(leaked))
+		return
+	}
+	it.end(g)
+}
+
+// fail ends the iteration with finding f (the first finding wins). For a
+// goroutine that has not exited, it does not return.
+func (it *Iteration) fail(g *G, f *Finding) {
+	if it.finding == nil && it.diverged == "" {
+		f.Trace = it.trace
+		it.finding = f
+		it.wantStacks = true
+	}
+	it.end(g)
+}
+
+// diverge ends a replay whose program no longer follows the schedule.
+func (it *Iteration) diverge(g *G, why string) {
+	if it.diverged == "" && it.finding == nil {
+		it.diverged = why
+	}
+	it.end(g)
+}
+
+// end finishes the iteration and hands control back to the explorer.
+func (it *Iteration) end(g *G) {
+	if !it.ended {
+		it.ended = true
+		close(it.done)
+	}
+	if g != nil && g.state != gDone {
+		g.park() // woken only to unwind
+		panic("unreachable: parked goroutine resumed after its iteration ended")
+	}
+}
+
+// exit handles the end of g's function: normal return, panic or Goexit.
+func (it *Iteration) exit(g *G, p any, abnormal bool) {
+	defer close(g.exited)
+	g.state = gDone
+	it.removeLive(g)
+	if it.ended {
+		return
+	}
+	if abnormal && p != nil {
+		it.fail(g, it.panicked(g, p))
+		return
+	}
+	if g == it.main {
+		it.mainDone = true
+		it.mainDoneAt = it.clock
+		if abnormal && !it.failed && !it.skipped {
+			it.failed = true
+			it.logs = append(it.logs, "test executed panic(nil) or runtime.Goexit")
+		}
+		switch {
+		case it.failed:
+			it.fail(g, it.testFailure())
+			return
+		case it.skipped || !it.x.cfg.Leaks:
+			it.end(g)
+			return
+		}
+	}
+	it.record(event.Event{G: g.ID, Op: event.OpExit})
+	it.reschedule(g)
+}
+
+func (it *Iteration) removeLive(g *G) {
+	for i, l := range it.live {
+		if l == g {
+			copy(it.live[i:], it.live[i+1:])
+			it.live[len(it.live)-1] = nil
+			it.live = it.live[:len(it.live)-1]
+			return
+		}
+	}
+}

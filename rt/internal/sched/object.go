@@ -1,0 +1,84 @@
+package sched
+
+import "unsafe"
+
+type objKind uint8
+
+const (
+	kindMemory objKind = iota
+	kindAtomic
+	kindMutex
+	kindRWMutex
+	kindWaitGroup
+	kindOnce
+	kindCond
+	kindChan
+	kindMap
+	kindTimer
+	kindContext
+)
+
+var kindNames = [...]string{
+	kindMemory: "variable", kindAtomic: "atomic", kindMutex: "Mutex", kindRWMutex: "RWMutex",
+	kindWaitGroup: "WaitGroup", kindOnce: "Once", kindCond: "Cond", kindChan: "channel",
+	kindMap: "sync.Map", kindTimer: "timer", kindContext: "context",
+}
+
+const (
+	onceIdle uint8 = iota
+	onceRunning
+	onceDone
+)
+
+// object is the model of one shared object in one iteration. One struct
+// serves every kind; each kind uses its own fields.
+type object struct {
+	id   int32
+	id2  int32 // a second clock for RWMutex readers
+	kind objKind
+	addr unsafe.Pointer
+
+	// Mutex; RWMutex writer side.
+	locked      bool
+	wHeld       bool // RWMutex: a writer holds or awaits the lock (blocks new readers)
+	wActive     bool // RWMutex: a writer holds the lock
+	readers     int
+	writer      *G   // RWMutex: writer waiting for readers to drain
+	rblocked    []*G // RWMutex: readers blocked by a writer
+	counter     int64
+	waiters     []*G // WaitGroup waiters; Cond waiters
+	once        uint8
+	ch          *chanState
+	timer       *timer
+	description string
+}
+
+// Object returns the model of the object at addr, creating it on first
+// use. Object ids number objects in order of first use, so they mean the
+// same thing in every run of the same schedule.
+func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
+	if o, ok := it.objs[addr]; ok {
+		return o
+	}
+	o := &object{id: it.newID(), kind: k, addr: addr}
+	if k == kindRWMutex {
+		o.id2 = it.newID()
+	}
+	it.objs[addr] = o
+	return o
+}
+
+func (it *Iteration) newID() int32 {
+	it.nextObj++
+	return it.nextObj
+}
+
+// objectByID finds an object for a report.
+func (it *Iteration) objectByID(id int32) *object {
+	for _, o := range it.objs {
+		if o.id == id || (o.id2 == id && o.kind == kindRWMutex) {
+			return o
+		}
+	}
+	return nil
+}

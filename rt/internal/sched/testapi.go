@@ -1,0 +1,64 @@
+package sched
+
+import (
+	"runtime"
+
+	"interleave.dev/rt/internal/event"
+)
+
+// The test API: failures, logs, skips and cleanups of the test being
+// explored, kept per iteration so that only the failing schedule's logs
+// are shown.
+
+// Log records a log line of the test.
+func (g *G) Log(msg string) { g.it.logs = append(g.it.logs, msg) }
+
+// Fail marks the test failed, with an optional message.
+func (g *G) Fail(msg string) {
+	if msg != "" {
+		g.it.logs = append(g.it.logs, msg)
+	}
+	g.it.failed = true
+}
+
+// Failed reports whether the test has failed.
+func (g *G) Failed() bool { return g.it.failed }
+
+// FailNow marks the test failed and stops the calling goroutine.
+func (g *G) FailNow(msg string) {
+	g.Fail(msg)
+	runtime.Goexit()
+}
+
+// SkipNow marks the test skipped and stops the calling goroutine.
+func (g *G) SkipNow(msg string) {
+	if msg != "" {
+		g.it.logs = append(g.it.logs, msg)
+	}
+	g.it.skipped = true
+	runtime.Goexit()
+}
+
+// Skipped reports whether the test was skipped.
+func (g *G) Skipped() bool { return g.it.skipped }
+
+// RT is per-goroutine scratch space for package rt.
+func (g *G) RT() *any { return &g.rtScratch }
+
+// Cancel is the cancellation of a context whose done channel is o: it
+// closes o unless already closed, and reports whether it did.
+func (g *G) Cancel(o *ChanObj, site uint32) bool {
+	it := g.it
+	it.step(g, event.OpCancel, o, site)
+	if o.ch.closed {
+		return false
+	}
+	it.closeChan(g, o)
+	return true
+}
+
+// Spawn starts f in a new goroutine on behalf of goroutine creator, from
+// inside the scheduler (context.AfterFunc).
+func (it *Iteration) Spawn(creator int32, f func()) {
+	it.spawn(nil, creator, f, 0)
+}

@@ -1,0 +1,228 @@
+package sched
+
+import (
+	"time"
+	"unsafe"
+
+	"interleave.dev/rt/internal/event"
+)
+
+// Virtual time. The clock starts at zero in every iteration and advances
+// only when a timer fires. Whether the earliest pending timer fires now,
+// before any enabled goroutine runs, is an option at every thread choice
+// point (the option with goroutine 0), so timeouts race with everything
+// else under the strategy's control; when nothing else can run, the timer
+// fires. A time.Sleep never waits for the wall clock.
+
+// leakGrace is how much virtual time may pass after the test function
+// returns while the remaining goroutines finish, before those still
+// blocked are reported as leaked.
+const leakGrace = int64(time.Second)
+
+// Timer is a pending timer: a sleeping goroutine, a timer or ticker
+// channel, an AfterFunc, or a context deadline.
+type Timer struct {
+	when    int64
+	seq     int64
+	active  bool
+	obj     int32
+	g       *G      // a sleeping goroutine
+	ch      *object // a timer channel (fires only when a value can be delivered)
+	period  int64   // ticker period
+	fire    func(it *Iteration, now int64)
+	creator int32
+}
+
+type timer = Timer
+
+type timerHeap struct {
+	ts []*timer
+}
+
+func (it *Iteration) addTimer(t *timer, when int64) {
+	t.when = when
+	it.timerSeq++
+	t.seq = it.timerSeq
+	if !t.active {
+		t.active = true
+		it.timers.ts = append(it.timers.ts, t)
+	}
+}
+
+func (it *Iteration) removeTimer(t *timer) bool {
+	if !t.active {
+		return false
+	}
+	t.active = false
+	ts := it.timers.ts
+	for i, x := range ts {
+		if x == t {
+			ts[i] = ts[len(ts)-1]
+			ts[len(ts)-1] = nil
+			it.timers.ts = ts[:len(ts)-1]
+			break
+		}
+	}
+	return true
+}
+
+// effective reports whether firing t would do something: a ticker or
+// timer whose channel still holds an unreceived value drops the tick.
+func (t *timer) effective() bool {
+	if t.ch == nil {
+		return true
+	}
+	c := t.ch.ch
+	return c.buf.len() < c.cap || c.recvq.hasWaiter()
+}
+
+// nextTimer returns the earliest timer whose firing has an effect, or nil.
+func (it *Iteration) nextTimer() *timer {
+	var best *timer
+	for _, t := range it.timers.ts {
+		if !t.effective() {
+			continue
+		}
+		if best == nil || t.when < best.when || (t.when == best.when && t.seq < best.seq) {
+			best = t
+		}
+	}
+	if best != nil && it.mainDone && best.when > it.mainDoneAt+leakGrace {
+		return nil
+	}
+	return best
+}
+
+// fireTimer fires the earliest effective timer, advancing the clock.
+func (it *Iteration) fireTimer() {
+	t := it.nextTimer()
+	if t.when > it.clock {
+		it.clock = t.when
+	}
+	it.removeTimer(t)
+	it.record(event.Event{Op: event.OpTimerFire, Obj: t.obj})
+	if t.period > 0 {
+		next := t.when + t.period
+		for next <= it.clock {
+			next += t.period
+		}
+		it.addTimer(t, next)
+	}
+	switch {
+	case t.g != nil:
+		it.wakeUp(t.g)
+	case t.fire != nil:
+		t.fire(it, it.clock)
+	}
+}
+
+// Now returns the virtual time, in nanoseconds since the iteration began.
+func (g *G) Now(site uint32) int64 {
+	g.it.step(g, event.OpNow, nil, site)
+	return g.it.clock
+}
+
+// Sleep blocks g for d of virtual time.
+func (g *G) Sleep(d int64, site uint32) {
+	it := g.it
+	it.step(g, event.OpSleep, nil, site)
+	if d <= 0 {
+		return
+	}
+	t := &g.sleep
+	*t = timer{g: g, obj: it.newID()}
+	it.addTimer(t, it.clock+d)
+	it.block(g, event.OpSleep, nil, site)
+}
+
+// NewTimer starts a timer that fires after d (and then every period, if
+// period > 0). key identifies it for TimerStop and TimerReset (the
+// *time.Timer or *time.Ticker, or nil). ch is the timer's channel, or nil;
+// fire runs when it fires, inside the scheduler, and must not reach a
+// scheduling point.
+func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func(it *Iteration, now int64), site uint32) *Timer {
+	it := g.it
+	t := &timer{ch: ch, period: period, fire: fire, creator: g.ID}
+	if key != nil {
+		o := it.object(key, kindTimer)
+		o.timer = t
+		t.obj = o.id
+	} else {
+		t.obj = it.newID()
+	}
+	it.step(g, event.OpTimerNew, nil, site)
+	it.addTimer(t, it.clock+d)
+	return t
+}
+
+// TimerOf returns the timer registered under key by NewTimer, or nil.
+func (g *G) TimerOf(key unsafe.Pointer) *Timer {
+	if o, ok := g.it.objs[key]; ok {
+		return o.timer
+	}
+	return nil
+}
+
+// StopTimer stops t. It reports whether t was pending (for a channel
+// timer, also when its value was not yet received, which it discards: Go
+// 1.23 timer semantics).
+func (g *G) StopTimer(t *Timer, site uint32) bool {
+	it := g.it
+	it.step(g, event.OpTimerStop, nil, site)
+	was := it.removeTimer(t)
+	if t.ch != nil && t.ch.ch.buf.len() > 0 {
+		t.ch.ch.buf.pop()
+		was = true
+	}
+	return was
+}
+
+// ResetTimer makes t fire after d (period for a ticker: t's period
+// becomes d). It reports what StopTimer would have.
+func (g *G) ResetTimer(t *Timer, d int64, ticker bool, site uint32) bool {
+	it := g.it
+	it.step(g, event.OpTimerReset, nil, site)
+	was := it.removeTimer(t)
+	if t.ch != nil && t.ch.ch.buf.len() > 0 {
+		t.ch.ch.buf.pop()
+		was = true
+	}
+	if ticker {
+		t.period = d
+	}
+	it.addTimer(t, it.clock+d)
+	return was
+}
+
+// TimerSend delivers slot on a timer's channel without blocking; it
+// reports whether the value was taken.
+func (it *Iteration) TimerSend(o *ChanObj, slot int32) bool {
+	c := o.ch
+	if r := c.recvq.dequeue(); r != nil {
+		it.deliver(r, slot, true)
+		return true
+	}
+	if c.buf.len() < c.cap {
+		c.buf.push(slot)
+		return true
+	}
+	return false
+}
+
+// CloseChan closes channel o, if still open, without a scheduling point:
+// a context canceled with its parent (on behalf of g) or by its deadline
+// (g == nil).
+func (it *Iteration) CloseChan(g *G, o *ChanObj) {
+	if !o.ch.closed {
+		it.closeChan(g, o)
+	}
+}
+
+// SpawnFromTimer starts f in a new goroutine on behalf of the creator of
+// t (time.AfterFunc, context.AfterFunc).
+func (it *Iteration) SpawnFromTimer(t *Timer, f func()) {
+	it.spawn(nil, t.creator, f, 0)
+}
+
+// Clock returns the virtual time of the iteration.
+func (it *Iteration) Clock() int64 { return it.clock }

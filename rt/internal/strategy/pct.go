@@ -1,0 +1,100 @@
+package strategy
+
+import "math/rand/v2"
+
+// PCT is probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi,
+// Nagarakatte, ASPLOS 2010). Each goroutine gets a random priority when it
+// is first seen; the highest-priority enabled goroutine always runs; at d-1
+// change points, chosen uniformly among the k choice points of an
+// iteration, the goroutine about to run drops to a priority below every
+// initial one. A bug of depth d is then found with probability at least
+// 1/(n k^(d-1)) per iteration. k is not known in advance: it is learned as
+// the largest number of choice points seen so far.
+//
+// The earliest pending timer is a pseudo-goroutine (id 0) with a priority
+// of its own, so timeouts race with goroutines like any other thread.
+// Select choices, which the priorities do not order, are uniform.
+type PCT struct {
+	rng     *rand.Rand
+	depth   int
+	k       int
+	prio    map[int32]int64
+	changes []int // choice-point indexes where priorities change, ascending
+	next    int   // next change to apply
+}
+
+// NewPCT returns a PCT strategy of bug depth d.
+func NewPCT(seed int64, d int) *PCT {
+	return &PCT{
+		rng:   rand.New(rand.NewPCG(uint64(seed), 0x51ed2701a2b3c4d5)),
+		depth: d,
+		k:     64,
+		prio:  make(map[int32]int64),
+	}
+}
+
+// Name implements Strategy.
+func (s *PCT) Name() string { return "pct" }
+
+// Begin implements Strategy: fresh priorities and change points.
+func (s *PCT) Begin() bool {
+	clear(s.prio)
+	s.changes = s.changes[:0]
+	for i := 0; i < s.depth-1; i++ {
+		s.changes = append(s.changes, s.rng.IntN(s.k))
+	}
+	sortInts(s.changes)
+	s.next = 0
+	return true
+}
+
+func (s *PCT) priority(g int32) int64 {
+	p, ok := s.prio[g]
+	if !ok {
+		// Initial priorities lie above every change-point priority.
+		p = int64(s.depth) + 1 + s.rng.Int64N(1<<40)
+		s.prio[g] = p
+	}
+	return p
+}
+
+func (s *PCT) best(p *Point) int {
+	bi, bp := 0, int64(-1<<62)
+	for i, o := range p.Options {
+		if pr := s.priority(o.G); pr > bp {
+			bi, bp = i, pr
+		}
+	}
+	return bi
+}
+
+// Choose implements Strategy.
+func (s *PCT) Choose(p *Point) int {
+	if p.Kind == Select {
+		return s.rng.IntN(len(p.Options))
+	}
+	i := s.best(p)
+	for s.next < len(s.changes) && s.changes[s.next] <= p.Index {
+		// The goroutine about to run at a change point drops below all
+		// initial priorities: d-1, d-2, ... for the successive changes.
+		s.prio[p.Options[i].G] = int64(s.depth - 1 - s.next)
+		s.next++
+		i = s.best(p)
+	}
+	return i
+}
+
+// End implements Strategy: learn k.
+func (s *PCT) End(o Outcome) {
+	if o.Points > s.k {
+		s.k = o.Points
+	}
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
