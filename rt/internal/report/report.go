@@ -132,16 +132,13 @@ func Trim(stack string) string {
 			out = append(out, fn, loc)
 			continue
 		}
-		if strings.HasPrefix(l, "created by ") {
-			continue
-		}
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
 }
 
 func internalFrame(fn string) bool {
-	for _, p := range []string{"interleave.dev/rt.", "interleave.dev/rt/", "runtime.", "runtime/debug.", "testing.", "panic("} {
+	for _, p := range []string{"interleave.dev/rt.", "interleave.dev/rt/", "runtime.", "runtime/debug.", "testing.", "panic(", "created by "} {
 		if strings.HasPrefix(fn, p) {
 			return true
 		}

@@ -330,6 +330,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 		slot, ok, _ := it.tryRecv(g, c.Ch)
 		return i, slot, ok
 	case hasDefault:
+		it.yielded(g)
 		return -1, 0, false
 	}
 	// Block on every non-nil case.

@@ -25,6 +25,8 @@ type G struct {
 	pending event.Event
 	pendObj *object // object of the pending operation, for enabledness
 	free    bool    // chosen to resume: its next operation runs without a new choice
+	lastRun int     // step at which it was last chosen
+	yieldAt int     // switches+1 at the time it yielded
 	abort   bool    // unwinding at the end of its iteration
 	exited  chan struct{}
 

@@ -37,10 +37,11 @@ type Iteration struct {
 	timers   timerHeap
 	timerSeq int64
 
-	steps  int
-	points int
-	trace  []event.Event
-	hash   uint64
+	steps    int
+	points   int
+	switches int
+	trace    []event.Event
+	hash     uint64
 
 	choices    []int
 	opts       []strategy.Option
@@ -132,7 +133,59 @@ func (it *Iteration) collect() {
 			it.opts = append(it.opts, strategy.Option{G: g.ID, Ev: g.pending})
 		}
 	}
+	if len(it.opts) > 1 {
+		it.fair()
+	}
 }
+
+// fairBound is how many scheduling points an enabled goroutine may be
+// passed over before it is forced to run.
+const fairBound = 1000
+
+// fair restricts the options the way the Go scheduler is fair: preemption
+// lets every runnable goroutine run eventually, and a goroutine that yields
+// (runtime.Gosched, a select that took its default, a failed TryLock) lets
+// the others run first. Without this, systematic and priority-based
+// strategies would report livelocks in correct spin-wait loops. The rule
+// depends only on the history of the iteration, so replay and DFS see the
+// same options again.
+func (it *Iteration) fair() {
+	var starved *G
+	for _, o := range it.opts {
+		if o.G == 0 {
+			continue
+		}
+		g := it.gs[o.G-1]
+		if it.steps-g.lastRun > fairBound && (starved == nil || g.lastRun < starved.lastRun) {
+			starved = g
+		}
+	}
+	if starved != nil {
+		it.opts = append(it.opts[:0], strategy.Option{G: starved.ID, Ev: starved.pending})
+		return
+	}
+	keep := 0
+	for _, o := range it.opts {
+		if o.G == 0 || it.gs[o.G-1].yieldAt != it.switches+1 {
+			keep++
+		}
+	}
+	if keep == 0 || keep == len(it.opts) {
+		return
+	}
+	n := 0
+	for _, o := range it.opts {
+		if o.G == 0 || it.gs[o.G-1].yieldAt != it.switches+1 {
+			it.opts[n] = o
+			n++
+		}
+	}
+	it.opts = it.opts[:n]
+}
+
+// yielded marks g as having yielded: it is passed over at the next choice
+// point if another goroutine can run.
+func (it *Iteration) yielded(g *G) { g.yieldAt = it.switches + 1 }
 
 // choose asks the strategy to pick among it.opts (at least two).
 func (it *Iteration) choose(kind strategy.Kind, g *G) int {
@@ -171,6 +224,7 @@ func (it *Iteration) reschedule(g *G) {
 			continue
 		}
 		next := it.gs[o.G-1]
+		next.lastRun = it.steps
 		if op := next.pending.Op; op == event.OpResume || op == event.OpStart {
 			next.free = true
 			it.record(next.pending)
@@ -178,6 +232,7 @@ func (it *Iteration) reschedule(g *G) {
 		if next == g {
 			return
 		}
+		it.switches++
 		it.cur = next
 		next.wake <- struct{}{}
 		if g.state == gDone {

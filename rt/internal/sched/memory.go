@@ -73,6 +73,7 @@ func (g *G) MapOp(addr unsafe.Pointer, write bool, site uint32) {
 
 // Yield is runtime.Gosched: a scheduling point and nothing else.
 func (g *G) Yield(site uint32) {
+	g.it.yielded(g)
 	g.it.step(g, event.OpYield, nil, site)
 }
 

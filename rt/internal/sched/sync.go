@@ -26,6 +26,7 @@ func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
 	o := it.object(addr, kindMutex)
 	it.step(g, event.OpTryLock, o, site)
 	if o.locked {
+		it.yielded(g)
 		return false
 	}
 	o.locked = true

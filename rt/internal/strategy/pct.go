@@ -28,7 +28,7 @@ func NewPCT(seed int64, d int) *PCT {
 	return &PCT{
 		rng:   rand.New(rand.NewPCG(uint64(seed), 0x51ed2701a2b3c4d5)),
 		depth: d,
-		k:     64,
+		k:     1, // learned from the first iteration on
 		prio:  make(map[int32]int64),
 	}
 }
