@@ -30,15 +30,15 @@ func goCmd(ctx context.Context, dir string, env []string, args ...string) ([]byt
 
 // goEnv holds the go command settings the driver needs.
 type goEnv struct {
-	GOMOD     string
-	GOWORK    string
-	GOVERSION string
-	GOFLAGS   string
+	GOMOD      string
+	GOWORK     string
+	GOVERSION  string
+	GOMODCACHE string
 }
 
 // readGoEnv runs "go env" in dir.
 func readGoEnv(ctx context.Context, dir string, env []string) (*goEnv, error) {
-	out, err := goCmd(ctx, dir, env, "env", "-json", "GOMOD", "GOWORK", "GOVERSION", "GOFLAGS")
+	out, err := goCmd(ctx, dir, env, "env", "-json", "GOMOD", "GOWORK", "GOVERSION", "GOMODCACHE")
 	if err != nil {
 		return nil, err
 	}

@@ -20,13 +20,21 @@ var buildFailureMarkers = [][]byte{
 	[]byte(`"Action":"build-fail"`),
 }
 
+// resultPrefixes start the lines by which go test reports on a package or
+// test; a failing go test that printed none of them failed to start.
+var resultPrefixes = [][]byte{
+	[]byte("ok  \t"), []byte("FAIL\t"), []byte("?   \t"), []byte("--- "), []byte("=== RUN"),
+	[]byte("{"), // -json events
+}
+
 // markerWriter passes output through and notes whether a line holds a
-// build failure marker.
+// build failure marker, and whether go test reported any result.
 type markerWriter struct {
 	w       io.Writer
 	mu      *sync.Mutex
 	partial []byte
 	found   *bool
+	results *bool
 }
 
 func (m *markerWriter) Write(p []byte) (int, error) {
@@ -49,6 +57,11 @@ func (m *markerWriter) Write(p []byte) (int, error) {
 }
 
 func (m *markerWriter) scan(line []byte) {
+	for _, k := range resultPrefixes {
+		if bytes.HasPrefix(line, k) {
+			*m.results = true
+		}
+	}
 	for _, k := range buildFailureMarkers {
 		if bytes.Contains(line, k) {
 			*m.found = true
@@ -67,6 +80,7 @@ type goTestRun struct {
 func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stderr io.Writer) (*goTestRun, error) {
 	run := &goTestRun{}
 	var mu sync.Mutex
+	var results bool
 	cmd := exec.CommandContext(ctx, "go", append([]string{"test"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -74,8 +88,8 @@ func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stde
 	// and print what it has, as it does on ^C.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
-	cmd.Stdout = &markerWriter{w: stdout, mu: &mu, found: &run.BuildFailed}
-	cmd.Stderr = &markerWriter{w: stderr, mu: &mu, found: &run.BuildFailed}
+	cmd.Stdout = &markerWriter{w: stdout, mu: &mu, found: &run.BuildFailed, results: &results}
+	cmd.Stderr = &markerWriter{w: stderr, mu: &mu, found: &run.BuildFailed, results: &results}
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
@@ -84,6 +98,9 @@ func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stde
 		run.Exit = exit.ExitCode()
 	default:
 		return nil, fmt.Errorf("running go test: %w", err)
+	}
+	if run.Exit != 0 && !results {
+		run.BuildFailed = true // the go command failed before testing anything
 	}
 	return run, nil
 }

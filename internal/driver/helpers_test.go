@@ -93,3 +93,12 @@ func skipShort(t *testing.T) {
 		t.Skip("runs go test in a temporary module")
 	}
 }
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

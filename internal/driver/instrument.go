@@ -52,7 +52,8 @@ type cachedWarning struct {
 
 // instrumentation is the outcome of the instrument step.
 type instrumentation struct {
-	Replace  map[string]string // original file -> instrumented file
+	Replace  map[string]string           // original file -> instrumented file
+	Modules  map[string]*packages.Module // original file -> its module
 	Warnings []Warning
 	Units    int // units instrumented
 	Cached   int // units found in the cache
@@ -164,7 +165,12 @@ func (k *keyer) hashFile(path string) (string, error) {
 // left uninstrumented and uncached, so that the compiler reports its errors
 // against the original files.
 func instrumentUnits(ctx context.Context, lc loadConfig, cacheDir string, units []*unit, instrument InstrumentFunc) (*instrumentation, error) {
-	r := &instrumentation{Replace: map[string]string{}}
+	r := &instrumentation{Replace: map[string]string{}, Modules: map[string]*packages.Module{}}
+	for _, u := range units {
+		for _, f := range u.files {
+			r.Modules[f] = u.pkg.Module
+		}
+	}
 	var missing []*unit
 	for _, u := range units {
 		c, err := readIndex(cacheDir, u.key)

@@ -26,7 +26,10 @@ type modfilePlan struct {
 // run-time behavior (GODEBUG defaults) is that of its declared version and
 // its language semantics are unchanged (per-iteration loop variables start
 // at 1.22).
-func writeModfile(ctx context.Context, tmpDir string, mod *moduleInfo, rtDir string, env []string) (*modfilePlan, error) {
+//
+// Each of mirrors adds "replace path@version => dir" for an instrumented
+// dependency module.
+func writeModfile(ctx context.Context, tmpDir string, mod *moduleInfo, rtDir string, mirrors []moduleReplace, env []string) (*modfilePlan, error) {
 	plan := &modfilePlan{Path: filepath.Join(tmpDir, "go.mod")}
 	b, err := os.ReadFile(mod.GoMod)
 	if err != nil {
@@ -45,6 +48,9 @@ func writeModfile(ctx context.Context, tmpDir string, mod *moduleInfo, rtDir str
 	args := []string{"mod", "edit",
 		"-require=" + RuntimeModule + "@v0.0.0",
 		"-replace=" + RuntimeModule + "=" + rtDir,
+	}
+	for _, m := range mirrors {
+		args = append(args, "-replace="+m.Path+"@"+m.Version+"="+m.Dir)
 	}
 	goLine := mod.GoVersion
 	if goLine == "" {

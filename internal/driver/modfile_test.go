@@ -20,7 +20,7 @@ func TestWriteModfile(t *testing.T) {
 			name:  "go1.22 keeps its go line and replaces",
 			gomod: "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n",
 			want: []string{"go 1.22", "require (", "example.com/dep v0.0.0", "interleave.dev v0.0.0",
-				"replace example.com/dep => ../dep", "replace interleave.dev => RT"},
+				"replace example.com/dep => ../dep", "replace interleave.dev => RT", "replace example.com/x v1.2.3 => /mirror"},
 		},
 		{
 			name:   "go1.16 is raised to 1.21 with its godebug defaults",
@@ -45,7 +45,7 @@ func TestWriteModfile(t *testing.T) {
 				t.Fatalf("module = %+v", mod)
 			}
 			rt := filepath.Join(t.TempDir(), "rt dir")
-			plan, err := writeModfile(ctx, tmp, mod, rt, env)
+			plan, err := writeModfile(ctx, tmp, mod, rt, []moduleReplace{{"example.com/x", "v1.2.3", "/mirror"}}, env)
 			if err != nil {
 				t.Fatal(err)
 			}

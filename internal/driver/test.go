@@ -48,22 +48,6 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	}
 	defer os.RemoveAll(tmp)
 
-	var args []string
-	if mod.Path != RuntimeModule {
-		rtDir, err := WriteRuntime(o.CacheDir, o.Runtime)
-		if err != nil {
-			return nil, err
-		}
-		plan, err := writeModfile(ctx, tmp, mod, rtDir, env)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, "-modfile="+plan.Path)
-		if plan.ModMod {
-			args = append(args, "-mod=mod")
-		}
-	}
-
 	lc := loadConfig{Dir: o.Dir, Env: env}
 	if o.Tags != "" {
 		lc.BuildFlags = append(lc.BuildFlags, "-tags="+o.Tags)
@@ -95,6 +79,34 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	printWarnings(o.Stderr, o.Dir, ins.Warnings)
+
+	var args []string
+	if mod.Path == RuntimeModule {
+		// Testing interleave itself: the runtime is in the main module.
+		for f := range ins.Replace {
+			if inModCache(ge.GOMODCACHE, f) {
+				fmt.Fprintf(o.Stderr, "interleave: warning: %s: not instrumented: dependency modules are instrumented through -modfile, which is not used in module %s\n", f, RuntimeModule)
+				delete(ins.Replace, f)
+			}
+		}
+	} else {
+		mirrors, err := mirrorModules(o.CacheDir, ge.GOMODCACHE, ins.Replace, ins.Modules)
+		if err != nil {
+			return nil, err
+		}
+		rtDir, err := WriteRuntime(o.CacheDir, o.Runtime)
+		if err != nil {
+			return nil, err
+		}
+		plan, err := writeModfile(ctx, tmp, mod, rtDir, mirrors, env)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "-modfile="+plan.Path)
+		if plan.ModMod {
+			args = append(args, "-mod=mod")
+		}
+	}
 	if len(ins.Replace) > 0 {
 		overlay, err := writeOverlay(o.CacheDir, ins.Replace)
 		if err != nil {

@@ -1,0 +1,85 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInstrumentDeps(t *testing.T) {
+	skipShort(t)
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"dep/go.mod":     "module example.com/dep\n\ngo 1.21\n",
+		"dep/dep.go":     "package dep\n\n// Two returns 2.\nfunc Two() int { return 2 }\n",
+		"main/go.mod":    "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n",
+		"main/m.go":      "package m\n\nimport \"example.com/dep\"\n\n// Three returns 3.\nfunc Three() int { return dep.Two() + 1 }\n",
+		"main/m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif Three() != 3 {\n\t\tt.Fatal(Three())\n\t}\n}\n",
+	})
+	dir := filepath.Join(root, "main")
+	for _, deps := range []bool{false, true} {
+		var stdout, stderr bytes.Buffer
+		cache := t.TempDir()
+		out, err := Test(context.Background(), Options{
+			Dir: dir, InstrumentDeps: deps, Instrument: standIn, ToolID: "deps-test",
+			CacheDir: cache, Stdout: &stdout, Stderr: &stderr,
+		})
+		if err != nil || out.ExitCode() != ExitPass {
+			t.Fatalf("deps=%v: %v %+v\n%s\n%s", deps, err, out, stdout.String(), stderr.String())
+		}
+		overlays, _ := filepath.Glob(filepath.Join(cache, "overlay", "*.json"))
+		if len(overlays) != 1 {
+			t.Fatalf("overlays %v", overlays)
+		}
+		b := readFile(t, overlays[0])
+		if got := strings.Contains(b, filepath.Join(root, "dep", "dep.go")); got != deps {
+			t.Errorf("deps=%v: dep.go in overlay = %v:\n%s", deps, got, b)
+		}
+		if !strings.Contains(b, filepath.Join(dir, "m.go")) {
+			t.Errorf("m.go not in overlay:\n%s", b)
+		}
+	}
+}
+
+func TestInstrumentDepsFromModuleCache(t *testing.T) {
+	skipShort(t)
+	// golang.org/x/sync is a dependency of this module, so it is in the
+	// module cache; its sums are in this module's go.sum.
+	var sums []string
+	version := ""
+	for _, line := range strings.Split(readFile(t, filepath.Join("..", "..", "go.sum")), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "golang.org/x/sync" {
+			sums = append(sums, line)
+			version = strings.TrimSuffix(f[1], "/go.mod")
+		}
+	}
+	if version == "" {
+		t.Skip("golang.org/x/sync is not in go.sum")
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"go.mod":    "module example.com/u\n\ngo 1.26.0\n\nrequire golang.org/x/sync " + version + "\n",
+		"go.sum":    strings.Join(sums, "\n") + "\n",
+		"u.go":      "package u\n\nimport \"golang.org/x/sync/errgroup\"\n\n// Run runs nothing in a group.\nfunc Run() error {\n\tvar g errgroup.Group\n\tg.Go(func() error { return nil })\n\treturn g.Wait()\n}\n",
+		"u_test.go": "package u\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) {\n\tif err := Run(); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n",
+	})
+	before := hashTree(t, dir)
+	cache := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	out, err := Test(context.Background(), Options{
+		Dir: dir, InstrumentDeps: true, Instrument: standIn, ToolID: "modcache-test",
+		CacheDir: cache, Stdout: &stdout, Stderr: &stderr,
+	})
+	if err != nil || out.ExitCode() != ExitPass {
+		t.Fatalf("%v %+v\n%s\n%s", err, out, stdout.String(), stderr.String())
+	}
+	mirrored, _ := filepath.Glob(filepath.Join(cache, "modules", "*", "errgroup", "errgroup.go"))
+	if len(mirrored) != 1 || !strings.Contains(readFile(t, mirrored[0]), "interleave_rt") {
+		t.Errorf("errgroup not instrumented in a module mirror: %v", mirrored)
+	}
+	if hashTree(t, dir) != before {
+		t.Error("the run wrote into the user's tree")
+	}
+}
