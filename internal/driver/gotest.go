@@ -35,6 +35,7 @@ type markerWriter struct {
 	partial []byte
 	found   *bool
 	results *bool
+	lines   func([]byte) // observes every complete line, if set
 }
 
 func (m *markerWriter) Write(p []byte) (int, error) {
@@ -57,6 +58,9 @@ func (m *markerWriter) Write(p []byte) (int, error) {
 }
 
 func (m *markerWriter) scan(line []byte) {
+	if m.lines != nil {
+		m.lines(line)
+	}
 	for _, k := range resultPrefixes {
 		if bytes.HasPrefix(line, k) {
 			*m.results = true
@@ -77,7 +81,8 @@ type goTestRun struct {
 
 // runGoTest runs "go test args..." in dir, copying its output to stdout and
 // stderr as it comes.
-func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stderr io.Writer) (*goTestRun, error) {
+// Each line of standard output is also passed to lines, if not nil.
+func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stderr io.Writer, lines func([]byte)) (*goTestRun, error) {
 	run := &goTestRun{}
 	var mu sync.Mutex
 	var results bool
@@ -88,7 +93,7 @@ func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stde
 	// and print what it has, as it does on ^C.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
-	cmd.Stdout = &markerWriter{w: stdout, mu: &mu, found: &run.BuildFailed, results: &results}
+	cmd.Stdout = &markerWriter{w: stdout, mu: &mu, found: &run.BuildFailed, results: &results, lines: lines}
 	cmd.Stderr = &markerWriter{w: stderr, mu: &mu, found: &run.BuildFailed, results: &results}
 	err := cmd.Run()
 	var exit *exec.ExitError

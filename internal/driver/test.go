@@ -134,7 +134,8 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	if len(o.TestArgs) > 0 {
 		args = append(append(args, "-args"), o.TestArgs...)
 	}
-	run, err := runGoTest(ctx, o.Dir, append(env, wire.ConfigEnv+"="+cfg.Encode()), args, o.Stdout, o.Stderr)
+	attr := newAttributor()
+	run, err := runGoTest(ctx, o.Dir, append(env, wire.ConfigEnv+"="+cfg.Encode()), args, o.Stdout, o.Stderr, attr.line)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +144,7 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("reading test results: %w", err)
 	}
+	attr.complete(out.Results)
 	return out, nil
 }
 
