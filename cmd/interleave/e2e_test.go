@@ -29,6 +29,8 @@ func examplesDir(t *testing.T) string {
 	return dir
 }
 
+var reportLine = regexp.MustCompile(`(?m)^\s*interleave: .+ after \d+ schedules? \(strategy \w+, seed \d+\)$`)
+
 var replayLine = regexp.MustCompile(`(?m)^\s*replay: interleave replay (\S+)\s*$`)
 
 // TestExamplesAreFoundAndReplayed runs each example under interleave,
@@ -81,7 +83,7 @@ func TestExamplesAreFoundAndReplayed(t *testing.T) {
 			if finding == nil || !strings.Contains(strings.ToLower(finding.Kind), tc.kind) {
 				t.Fatalf("results %+v: want a finding of kind %q\nstdout:\n%s", out.Results, tc.kind, stdout.String())
 			}
-			if !strings.Contains(stdout.String(), "interleave: ") || !strings.Contains(stdout.String(), " schedules (strategy ") {
+			if !reportLine.MatchString(stdout.String()) {
 				t.Errorf("no report in go test's output:\n%s", stdout.String())
 			}
 			m := replayLine.FindStringSubmatch(stdout.String())

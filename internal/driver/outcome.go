@@ -81,5 +81,13 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	if other > 0 {
 		parts = append(parts, fmt.Sprintf("%d not explored", other))
 	}
-	fmt.Fprintf(w, "interleave: %d tests, %d schedules: %s\n", len(o.Results), schedules, strings.Join(parts, ", "))
+	fmt.Fprintf(w, "interleave: %s, %s: %s\n", plural(len(o.Results), "test"), plural(schedules, "schedule"), strings.Join(parts, ", "))
+}
+
+// plural returns "1 test", "2 tests".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
