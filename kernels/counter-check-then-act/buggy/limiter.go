@@ -1,0 +1,32 @@
+// Package buggy is the buggy variant of the counter-check-then-act kernel.
+package buggy
+
+import "sync"
+
+// Limiter admits at most max holders.
+type Limiter struct {
+	mu  sync.Mutex
+	n   int
+	max int
+}
+
+func (l *Limiter) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n
+}
+
+func (l *Limiter) inc() {
+	l.mu.Lock()
+	l.n++
+	l.mu.Unlock()
+}
+
+// TryAcquire takes a place if one is free.
+func (l *Limiter) TryAcquire() bool {
+	if l.count() < l.max { // BUG: check and increment are separate critical sections
+		l.inc()
+		return true
+	}
+	return false
+}

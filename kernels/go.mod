@@ -1,0 +1,3 @@
+module interleave.dev/kernels
+
+go 1.21

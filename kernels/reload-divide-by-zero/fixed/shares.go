@@ -1,0 +1,42 @@
+// Package fixed is the fixed variant of the reload-divide-by-zero kernel.
+package fixed
+
+import "sync"
+
+// Splitter divides work among a number of workers that a reload may
+// change.
+type Splitter struct {
+	mu  sync.Mutex
+	per int
+}
+
+// Reload sets the number of workers to workers - drained.
+func (s *Splitter) Reload(workers, drained int) {
+	s.mu.Lock()
+	s.per = workers - drained
+	s.mu.Unlock()
+}
+
+// Share returns each worker's share of total (0 with no workers).
+func (s *Splitter) Share(total int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.per == 0 {
+		return 0
+	}
+	return total / s.per
+}
+
+// Run reloads with the given input while a share is computed.
+func Run(workers, drained int) int {
+	s := &Splitter{per: 4}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.Reload(workers, drained)
+	}()
+	share := s.Share(100)
+	wg.Wait()
+	return share
+}
