@@ -14,8 +14,8 @@ import (
 // (falling back to the first option, such as the timer).
 type prefer struct{ order []int32 }
 
-func (p *prefer) Name() string          { return "prefer" }
-func (p *prefer) Begin() bool           { return true }
+func (p *prefer) Name() string         { return "prefer" }
+func (p *prefer) Begin() bool          { return true }
 func (p *prefer) End(strategy.Outcome) {}
 func (p *prefer) Choose(pt *strategy.Point) int {
 	for i, o := range pt.Options {

@@ -1,0 +1,191 @@
+package rt_test
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"interleave.dev/rt"
+	"interleave.dev/rt/wire"
+)
+
+func TestReplayFromScheduleFile(t *testing.T) {
+	dir := t.TempDir()
+	rep, err := rt.Explore("LockOrder", rt.Options{Seed: 7, ScheduleDir: dir}, lockOrder(false))
+	if err != nil || rep.Kind != "deadlock" {
+		t.Fatalf("got %v %v", rep, err)
+	}
+	if !strings.Contains(rep.Text, "schedule: "+rep.Path) || !strings.Contains(rep.Text, "replay: interleave replay "+rep.Path) {
+		t.Errorf("report does not name the schedule file:\n%s", rep.Text)
+	}
+	s, err := wire.ReadSchedule(rep.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		again, err := rt.Explore("LockOrder", rt.Options{Strategy: "replay", Replay: s, ScheduleDir: "-"}, lockOrder(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Kind != "deadlock" || again.Schedule.EventHash != s.EventHash || again.Schedules != 1 {
+			t.Fatalf("replay %d: %s hash %v", i, again.Kind, again.Schedule)
+		}
+	}
+}
+
+func TestReplayDivergesOnChangedCode(t *testing.T) {
+	rep, _ := rt.Explore("LockOrder", rt.Options{Seed: 3, ScheduleDir: "-"}, lockOrder(false))
+	// The "changed code": the second goroutine now takes one more lock first.
+	changed := func() {
+		var a, b, c sync.Mutex
+		var wg sync.WaitGroup
+		rt.WGAdd(&wg, 2, 0)
+		rt.Go(func() { defer rt.WGDone(&wg, 0); rt.Lock(&a, 0); rt.Lock(&b, 0); rt.Unlock(&b, 0); rt.Unlock(&a, 0) }, 0)
+		rt.Go(func() {
+			defer rt.WGDone(&wg, 0)
+			rt.Lock(&c, 0)
+			rt.Unlock(&c, 0)
+			rt.Lock(&a, 0)
+			rt.Unlock(&a, 0)
+		}, 0)
+		rt.WGWait(&wg, 0)
+	}
+	again, err := rt.Explore("LockOrder", rt.Options{Strategy: "replay", Replay: rep.Schedule, ScheduleDir: "-"}, changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Diverged == "" || again.Kind != "" {
+		t.Errorf("replay of a schedule on changed code: kind %q, diverged %q; want a divergence and no finding", again.Kind, again.Diverged)
+	}
+}
+
+func TestReplayDetectsUncontrolledNondeterminism(t *testing.T) {
+	rep, _ := rt.Explore("Counter", rt.Options{Seed: 1, ScheduleDir: "-"}, counter(false))
+	if rep.Kind != "data race" {
+		t.Fatalf("got %q", rep.Kind)
+	}
+	// The same program, but whether the second goroutine exists depends on
+	// math/rand, which the tool does not control.
+	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
+	diverged := 0
+	for i := 0; i < 20; i++ {
+		flaky := func() {
+			n := 0
+			var wg sync.WaitGroup
+			inc := func() { defer rt.WGDone(&wg, 0); rt.Read(&n, 0); v := n; rt.Write(&n, 0); n = v + 1 }
+			k := 1 + rng.Intn(2)
+			rt.WGAdd(&wg, k, 0)
+			for j := 0; j < k; j++ {
+				rt.Go(inc, 0)
+			}
+			rt.WGWait(&wg, 0)
+		}
+		again, _ := rt.Explore("Counter", rt.Options{Strategy: "replay", Replay: rep.Schedule, ScheduleDir: "-"}, flaky)
+		if again.Diverged != "" {
+			diverged++
+		} else if again.Kind != "data race" {
+			t.Errorf("replay neither diverged nor reproduced: %q", again.Kind)
+		}
+	}
+	if diverged == 0 {
+		t.Errorf("20 replays of a nondeterministic program never reported a divergence")
+	}
+}
+
+func TestCorruptScheduleFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"garbage.json": "not json at all",
+		"foreign.json": `{"format":"something-else","version":1,"test":"T"}`,
+		"future.json":  `{"format":"interleave-schedule","version":99,"test":"T"}`,
+		"empty.json":   `{"format":"interleave-schedule","version":1}`,
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o644)
+		if _, err := wire.ReadSchedule(p); err == nil {
+			t.Errorf("%s: accepted", name)
+		} else if !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: error does not name the file: %v", name, err)
+		}
+	}
+	if _, err := rt.Explore("T", rt.Options{Strategy: "replay", Replay: &wire.Schedule{Test: "T", EventHash: "zz"}}, func() {}); err == nil {
+		t.Errorf("a schedule with a corrupt hash was accepted")
+	}
+}
+
+func TestStuckInUncontrolledCode(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	start := time.Now()
+	rep, err := rt.Explore("Stuck", rt.Options{StuckAfter: 200 * time.Millisecond, ScheduleDir: "-"}, func() {
+		<-block // a native receive the tool does not control
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "stuck" || !strings.Contains(rep.Text, "replay_test.go") {
+		t.Errorf("got %q:\n%s", rep.Kind, rep.Text)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to notice", d)
+	}
+}
+
+func TestLivelockBound(t *testing.T) {
+	rep, _ := rt.Explore("Spin", rt.Options{MaxSteps: 500, ScheduleDir: "-"}, func() {
+		var mu sync.Mutex
+		for {
+			rt.Lock(&mu, 0)
+			rt.Unlock(&mu, 0)
+		}
+	})
+	if rep.Kind != "livelock" {
+		t.Errorf("got %q", rep.Kind)
+	}
+}
+
+func TestLeakReportNamesTheGoroutine(t *testing.T) {
+	rep, _ := rt.Explore("Leak", rt.Options{ScheduleDir: "-"}, func() {
+		c := rt.MakeChan[int](0, 0)
+		rt.Go(func() { rt.Send(c, 1, 0) }, 0)
+	})
+	if rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "goroutine 2: blocked in send on channel") {
+		t.Errorf("got %q:\n%s", rep.Kind, rep.Text)
+	}
+	rep, _ = rt.Explore("NoLeakCheck", rt.Options{NoLeaks: true, ScheduleDir: "-"}, func() {
+		c := rt.MakeChan[int](0, 0)
+		rt.Go(func() { rt.Send(c, 1, 0) }, 0)
+	})
+	if rep.Kind != "" {
+		t.Errorf("with leaks off: got %q", rep.Kind)
+	}
+}
+
+func TestIterationsAreIndependent(t *testing.T) {
+	// Goroutines left blocked at the end of an iteration are unwound: their
+	// deferred calls run but do not reach the scheduler of the next one.
+	var mu sync.Mutex
+	started, unwound := 0, 0
+	rep, _ := rt.Explore("Unwind", rt.Options{NoLeaks: true, Schedules: 50, ScheduleDir: "-"}, func() {
+		c := rt.MakeChan[int](0, 0)
+		rt.Go(func() {
+			mu.Lock()
+			started++
+			mu.Unlock()
+			defer func() { mu.Lock(); unwound++; mu.Unlock() }()
+			defer rt.Send(c, 2, 0) // unwinds instead of running
+			rt.Send(c, 1, 0)
+		}, 0)
+		rt.Sleep(time.Millisecond, 0)
+	})
+	if rep.Kind != "" || rep.Schedules != 50 {
+		t.Fatalf("got %q after %d", rep.Kind, rep.Schedules)
+	}
+	if started == 0 || unwound != started {
+		t.Errorf("%d goroutines started, %d unwound", started, unwound)
+	}
+}
