@@ -25,6 +25,7 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	timing := newTimer(o.Env)
 	env := o.Env
 	ge, err := readGoEnv(ctx, o.Dir, env)
 	if err != nil {
@@ -52,7 +53,9 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	if o.Tags != "" {
 		lc.BuildFlags = append(lc.BuildFlags, "-tags="+o.Tags)
 	}
+	timing.lap("go env")
 	all, err := listGraph(ctx, lc, o.Patterns)
+	timing.lap("list")
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +81,7 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	timing.lap(fmt.Sprintf("instrument (%d units, %d cached)", ins.Units, ins.Cached))
 	printWarnings(o.Stderr, o.Dir, ins.Warnings)
 
 	var args []string
@@ -145,6 +149,8 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, fmt.Errorf("reading test results: %w", err)
 	}
 	attr.complete(out.Results)
+	timing.lap("go test")
+	timing.print(o.Stderr)
 	return out, nil
 }
 

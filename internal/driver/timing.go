@@ -1,0 +1,42 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// TimingEnv, set to 1, makes the driver print how long each step took.
+const TimingEnv = "INTERLEAVE_TIMING"
+
+// timer records the duration of the driver's steps.
+type timer struct {
+	on    bool
+	start time.Time
+	last  time.Time
+	laps  []string
+}
+
+func newTimer(env []string) *timer {
+	now := time.Now()
+	t := &timer{start: now, last: now}
+	for _, kv := range env {
+		if kv == TimingEnv+"=1" {
+			t.on = true
+		}
+	}
+	return t
+}
+
+func (t *timer) lap(step string) {
+	now := time.Now()
+	t.laps = append(t.laps, fmt.Sprintf("%s %v", step, now.Sub(t.last).Round(time.Millisecond)))
+	t.last = now
+}
+
+func (t *timer) print(w io.Writer) {
+	if t.on {
+		fmt.Fprintf(w, "interleave: timing: %s; total %v\n", strings.Join(t.laps, ", "), time.Since(t.start).Round(time.Millisecond))
+	}
+}
