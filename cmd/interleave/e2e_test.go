@@ -115,3 +115,44 @@ func treeDigest(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+// TestReplayOfChangedCodeSaysSo records a deadlock, changes the code so that
+// it no longer follows the schedule, and expects replay to exit 1 with the
+// runtime's plain message instead of a finding.
+func TestReplayOfChangedCodeSaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores an example")
+	}
+	if !realInstrumenter {
+		t.Skip("internal/instrument is not wired into the command yet (cmd/interleave/instrument.go)")
+	}
+	dir := t.TempDir()
+	src := examplesDir(t)
+	copyTree(t, filepath.Join(src, "go.mod"), filepath.Join(dir, "go.mod"))
+	copyTree(t, filepath.Join(src, "deadlock"), filepath.Join(dir, "deadlock"))
+	code, stdout, _ := cli(t, "test", "-C", dir, "./deadlock")
+	m := replayLine.FindStringSubmatch(stdout)
+	if code != 1 || m == nil {
+		if code == 0 {
+			t.Skip("no finding: the runtime's controlled mode has not landed")
+		}
+		t.Fatalf("interleave test: exit %d, no schedule:\n%s", code, stdout)
+	}
+	bank := filepath.Join(dir, "deadlock", "bank.go")
+	b, err := os.ReadFile(bank)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(b), "func Transfer(from, to *Account, amount int) {\n",
+		"func Transfer(from, to *Account, amount int) {\n\tvar extra sync.Mutex\n\textra.Lock()\n\textra.Unlock()\n", 1)
+	if err := os.WriteFile(bank, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := cli(t, "replay", "-C", dir, m[1])
+	if code != 1 || !strings.Contains(stdout, "replay does not match the code") {
+		t.Errorf("replay of changed code: exit %d, want 1 and the runtime's message\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "no longer following the schedule") {
+		t.Errorf("summary does not say the replay diverged:\n%s", stderr)
+	}
+}

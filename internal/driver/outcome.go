@@ -51,7 +51,7 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	if len(o.Results) == 0 {
 		return
 	}
-	var pass, findings, skips, other, schedules, exhausted int
+	var pass, findings, skips, diverged, other, schedules, exhausted int
 	for _, r := range o.Results {
 		schedules += r.Schedules
 		switch r.Outcome {
@@ -64,6 +64,8 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 			findings++
 		case wire.OutcomeSkip:
 			skips++
+		case wire.OutcomeDiverged:
+			diverged++
 		default:
 			other++
 		}
@@ -77,6 +79,9 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	}
 	if skips > 0 {
 		parts = append(parts, fmt.Sprintf("%d skipped", skips))
+	}
+	if diverged > 0 {
+		parts = append(parts, fmt.Sprintf("%d no longer following the schedule", diverged))
 	}
 	if other > 0 {
 		parts = append(parts, fmt.Sprintf("%d not explored", other))
