@@ -35,18 +35,6 @@ func AtomicCompareAndSwapInt32(addr *int32, old, new int32, s Site) bool {
 	return atomic.CompareAndSwapInt32(addr, old, new)
 }
 
-// AtomicAndInt32 replaces atomic.AndInt32.
-func AtomicAndInt32(addr *int32, mask int32, s Site) int32 {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.AndInt32(addr, mask)
-}
-
-// AtomicOrInt32 replaces atomic.OrInt32.
-func AtomicOrInt32(addr *int32, mask int32, s Site) int32 {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.OrInt32(addr, mask)
-}
-
 // Int32Add replaces (*atomic.Int32).Add.
 func Int32Add(v *atomic.Int32, delta int32, s Site) int32 {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
@@ -75,18 +63,6 @@ func Int32Swap(v *atomic.Int32, new int32, s Site) int32 {
 func Int32CompareAndSwap(v *atomic.Int32, old, new int32, s Site) bool {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
 	return v.CompareAndSwap(old, new)
-}
-
-// Int32And replaces (*atomic.Int32).And.
-func Int32And(v *atomic.Int32, mask int32, s Site) int32 {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.And(mask)
-}
-
-// Int32Or replaces (*atomic.Int32).Or.
-func Int32Or(v *atomic.Int32, mask int32, s Site) int32 {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.Or(mask)
 }
 
 // AtomicAddInt64 replaces atomic.AddInt64.
@@ -119,18 +95,6 @@ func AtomicCompareAndSwapInt64(addr *int64, old, new int64, s Site) bool {
 	return atomic.CompareAndSwapInt64(addr, old, new)
 }
 
-// AtomicAndInt64 replaces atomic.AndInt64.
-func AtomicAndInt64(addr *int64, mask int64, s Site) int64 {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.AndInt64(addr, mask)
-}
-
-// AtomicOrInt64 replaces atomic.OrInt64.
-func AtomicOrInt64(addr *int64, mask int64, s Site) int64 {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.OrInt64(addr, mask)
-}
-
 // Int64Add replaces (*atomic.Int64).Add.
 func Int64Add(v *atomic.Int64, delta int64, s Site) int64 {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
@@ -159,18 +123,6 @@ func Int64Swap(v *atomic.Int64, new int64, s Site) int64 {
 func Int64CompareAndSwap(v *atomic.Int64, old, new int64, s Site) bool {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
 	return v.CompareAndSwap(old, new)
-}
-
-// Int64And replaces (*atomic.Int64).And.
-func Int64And(v *atomic.Int64, mask int64, s Site) int64 {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.And(mask)
-}
-
-// Int64Or replaces (*atomic.Int64).Or.
-func Int64Or(v *atomic.Int64, mask int64, s Site) int64 {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.Or(mask)
 }
 
 // AtomicAddUint32 replaces atomic.AddUint32.
@@ -203,18 +155,6 @@ func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, s Site) bool {
 	return atomic.CompareAndSwapUint32(addr, old, new)
 }
 
-// AtomicAndUint32 replaces atomic.AndUint32.
-func AtomicAndUint32(addr *uint32, mask uint32, s Site) uint32 {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.AndUint32(addr, mask)
-}
-
-// AtomicOrUint32 replaces atomic.OrUint32.
-func AtomicOrUint32(addr *uint32, mask uint32, s Site) uint32 {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.OrUint32(addr, mask)
-}
-
 // Uint32Add replaces (*atomic.Uint32).Add.
 func Uint32Add(v *atomic.Uint32, delta uint32, s Site) uint32 {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
@@ -243,18 +183,6 @@ func Uint32Swap(v *atomic.Uint32, new uint32, s Site) uint32 {
 func Uint32CompareAndSwap(v *atomic.Uint32, old, new uint32, s Site) bool {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
 	return v.CompareAndSwap(old, new)
-}
-
-// Uint32And replaces (*atomic.Uint32).And.
-func Uint32And(v *atomic.Uint32, mask uint32, s Site) uint32 {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.And(mask)
-}
-
-// Uint32Or replaces (*atomic.Uint32).Or.
-func Uint32Or(v *atomic.Uint32, mask uint32, s Site) uint32 {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.Or(mask)
 }
 
 // AtomicAddUint64 replaces atomic.AddUint64.
@@ -287,18 +215,6 @@ func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, s Site) bool {
 	return atomic.CompareAndSwapUint64(addr, old, new)
 }
 
-// AtomicAndUint64 replaces atomic.AndUint64.
-func AtomicAndUint64(addr *uint64, mask uint64, s Site) uint64 {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.AndUint64(addr, mask)
-}
-
-// AtomicOrUint64 replaces atomic.OrUint64.
-func AtomicOrUint64(addr *uint64, mask uint64, s Site) uint64 {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.OrUint64(addr, mask)
-}
-
 // Uint64Add replaces (*atomic.Uint64).Add.
 func Uint64Add(v *atomic.Uint64, delta uint64, s Site) uint64 {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
@@ -327,18 +243,6 @@ func Uint64Swap(v *atomic.Uint64, new uint64, s Site) uint64 {
 func Uint64CompareAndSwap(v *atomic.Uint64, old, new uint64, s Site) bool {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
 	return v.CompareAndSwap(old, new)
-}
-
-// Uint64And replaces (*atomic.Uint64).And.
-func Uint64And(v *atomic.Uint64, mask uint64, s Site) uint64 {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.And(mask)
-}
-
-// Uint64Or replaces (*atomic.Uint64).Or.
-func Uint64Or(v *atomic.Uint64, mask uint64, s Site) uint64 {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.Or(mask)
 }
 
 // AtomicAddUintptr replaces atomic.AddUintptr.
@@ -371,18 +275,6 @@ func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, s Site) bool {
 	return atomic.CompareAndSwapUintptr(addr, old, new)
 }
 
-// AtomicAndUintptr replaces atomic.AndUintptr.
-func AtomicAndUintptr(addr *uintptr, mask uintptr, s Site) uintptr {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.AndUintptr(addr, mask)
-}
-
-// AtomicOrUintptr replaces atomic.OrUintptr.
-func AtomicOrUintptr(addr *uintptr, mask uintptr, s Site) uintptr {
-	atomicPoint(unsafe.Pointer(addr), atomicRMW, s)
-	return atomic.OrUintptr(addr, mask)
-}
-
 // UintptrAdd replaces (*atomic.Uintptr).Add.
 func UintptrAdd(v *atomic.Uintptr, delta uintptr, s Site) uintptr {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
@@ -411,18 +303,6 @@ func UintptrSwap(v *atomic.Uintptr, new uintptr, s Site) uintptr {
 func UintptrCompareAndSwap(v *atomic.Uintptr, old, new uintptr, s Site) bool {
 	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
 	return v.CompareAndSwap(old, new)
-}
-
-// UintptrAnd replaces (*atomic.Uintptr).And.
-func UintptrAnd(v *atomic.Uintptr, mask uintptr, s Site) uintptr {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.And(mask)
-}
-
-// UintptrOr replaces (*atomic.Uintptr).Or.
-func UintptrOr(v *atomic.Uintptr, mask uintptr, s Site) uintptr {
-	atomicPoint(unsafe.Pointer(v), atomicRMW, s)
-	return v.Or(mask)
 }
 
 // AtomicLoadPointer replaces atomic.LoadPointer.

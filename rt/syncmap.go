@@ -59,12 +59,6 @@ func MapRange(m *sync.Map, f func(key, value any) bool, s Site) {
 	m.Range(f)
 }
 
-// MapClear replaces (*sync.Map).Clear.
-func MapClear(m *sync.Map, s Site) {
-	mapPoint(m, true, s)
-	m.Clear()
-}
-
 // mapPoint reports an operation on a sync.Map to the scheduler; the caller
 // then performs it natively.
 func mapPoint(m *sync.Map, write bool, s Site) {

@@ -284,15 +284,3 @@ func TParallel(t *testing.T) {
 	}
 	t.Parallel()
 }
-
-// TContext replaces t.Context: inside an exploration, a context of the
-// iteration canceled just before the cleanups run.
-func TContext(t testing.TB) context.Context {
-	if cur() != nil {
-		if testState.ctx == nil {
-			testState.ctx, testState.cancel = WithCancel(context.Background(), 0)
-		}
-		return testState.ctx
-	}
-	return t.Context()
-}

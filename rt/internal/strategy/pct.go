@@ -1,7 +1,5 @@
 package strategy
 
-import "math/rand/v2"
-
 // PCT is probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi,
 // Nagarakatte, ASPLOS 2010). Each goroutine gets a random priority when it
 // is first seen; the highest-priority enabled goroutine always runs; at d-1
@@ -15,7 +13,7 @@ import "math/rand/v2"
 // of its own, so timeouts race with goroutines like any other thread.
 // Select choices, which the priorities do not order, are uniform.
 type PCT struct {
-	rng     *rand.Rand
+	rng     *rng
 	depth   int
 	k       int
 	prio    map[int32]int64
@@ -26,7 +24,7 @@ type PCT struct {
 // NewPCT returns a PCT strategy of bug depth d.
 func NewPCT(seed int64, d int) *PCT {
 	return &PCT{
-		rng:   rand.New(rand.NewPCG(uint64(seed), 0x51ed2701a2b3c4d5)),
+		rng:   newRNG(seed, 0x2),
 		depth: d,
 		k:     1, // learned from the first iteration on
 		prio:  make(map[int32]int64),
@@ -41,7 +39,7 @@ func (s *PCT) Begin() bool {
 	clear(s.prio)
 	s.changes = s.changes[:0]
 	for i := 0; i < s.depth-1; i++ {
-		s.changes = append(s.changes, s.rng.IntN(s.k))
+		s.changes = append(s.changes, s.rng.intn(s.k))
 	}
 	sortInts(s.changes)
 	s.next = 0
@@ -52,7 +50,7 @@ func (s *PCT) priority(g int32) int64 {
 	p, ok := s.prio[g]
 	if !ok {
 		// Initial priorities lie above every change-point priority.
-		p = int64(s.depth) + 1 + s.rng.Int64N(1<<40)
+		p = int64(s.depth) + 1 + s.rng.int63n(1<<40)
 		s.prio[g] = p
 	}
 	return p
@@ -71,7 +69,7 @@ func (s *PCT) best(p *Point) int {
 // Choose implements Strategy.
 func (s *PCT) Choose(p *Point) int {
 	if p.Kind == Select {
-		return s.rng.IntN(len(p.Options))
+		return s.rng.intn(len(p.Options))
 	}
 	i := s.best(p)
 	for s.next < len(s.changes) && s.changes[s.next] <= p.Index {

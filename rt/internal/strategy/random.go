@@ -1,18 +1,16 @@
 package strategy
 
-import "math/rand/v2"
-
 // Random chooses uniformly among the options at every choice point: the
 // randomized scheduler of Stoller's "semaphore approach" (see
 // papers/randomized-scheduling-java.txt, section 2), which reaches every
 // schedule the language allows with non-zero probability.
 type Random struct {
-	rng *rand.Rand
+	rng *rng
 }
 
 // NewRandom returns a Random strategy with the given seed.
 func NewRandom(seed int64) *Random {
-	return &Random{rng: rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15))}
+	return &Random{rng: newRNG(seed, 0x1)}
 }
 
 // Name implements Strategy.
@@ -22,7 +20,7 @@ func (r *Random) Name() string { return "random" }
 func (r *Random) Begin() bool { return true }
 
 // Choose implements Strategy.
-func (r *Random) Choose(p *Point) int { return r.rng.IntN(len(p.Options)) }
+func (r *Random) Choose(p *Point) int { return r.rng.intn(len(p.Options)) }
 
 // End implements Strategy.
 func (r *Random) End(Outcome) {}

@@ -1,0 +1,25 @@
+package event
+
+import "testing"
+
+func TestConflicts(t *testing.T) {
+	w1 := Event{G: 1, Op: OpWrite, Obj: 3}
+	r2 := Event{G: 2, Op: OpRead, Obj: 3}
+	for _, tc := range []struct {
+		a, b Event
+		want bool
+	}{
+		{w1, r2, true},
+		{r2, Event{G: 3, Op: OpRead, Obj: 3}, false},  // reads commute
+		{w1, Event{G: 1, Op: OpWrite, Obj: 3}, false}, // same goroutine
+		{w1, Event{G: 2, Op: OpWrite, Obj: 4}, false}, // other object
+		{Event{G: 1, Op: OpRLock, Obj: 5}, Event{G: 2, Op: OpRLock, Obj: 5}, false},
+		{Event{G: 1, Op: OpRLock, Obj: 5}, Event{G: 2, Op: OpWLock, Obj: 5}, true},
+		{Event{G: 1, Op: OpSend, Obj: 6}, Event{G: 2, Op: OpRecv, Obj: 6}, true},
+		{Event{G: 1, Op: OpYield}, Event{G: 2, Op: OpYield}, false}, // no object
+	} {
+		if got := Conflicts(tc.a, tc.b); got != tc.want || Conflicts(tc.b, tc.a) != tc.want {
+			t.Errorf("Conflicts(%v, %v) = %v, want %v (both ways)", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package sched
+
+import (
+	"testing"
+	"unsafe"
+
+	"interleave.dev/rt/internal/strategy"
+)
+
+// The cost of the scheduler's heartbeat. BenchmarkRawHandoff measures the
+// mechanism scheduling is built on (a goroutine waking another through its
+// semaphore channel and parking on its own), so the switching cost can be
+// read as a ratio to that physical limit.
+
+func BenchmarkRawHandoff(b *testing.B) {
+	a, c := make(chan struct{}, 1), make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		for {
+			<-c
+			select {
+			case <-done:
+				return
+			default:
+			}
+			a <- struct{}{}
+		}
+	}()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c <- struct{}{}
+		<-a
+	}
+	b.StopTimer()
+	close(done)
+	c <- struct{}{}
+	// Each round trip is two handoffs.
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/handoff")
+}
+
+// stay always lets the goroutine that reached the point continue.
+type stay struct{}
+
+func (stay) Name() string         { return "stay" }
+func (stay) Begin() bool          { return true }
+func (stay) End(strategy.Outcome) {}
+func (stay) Choose(p *strategy.Point) int {
+	for i, o := range p.Options {
+		if o.G == p.Current {
+			return i
+		}
+	}
+	return 0
+}
+
+// other always switches to another goroutine.
+type other struct{}
+
+func (other) Name() string         { return "other" }
+func (other) Begin() bool          { return true }
+func (other) End(strategy.Outcome) {}
+func (other) Choose(p *strategy.Point) int {
+	for i, o := range p.Options {
+		if o.G != p.Current && o.G != 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+// pointsBench runs one iteration in which two goroutines each make n
+// scheduling points (memory accesses), under strat.
+func pointsBench(b *testing.B, strat strategy.Strategy, race bool) {
+	n := b.N / 2
+	var x, y int
+	b.ReportAllocs()
+	b.ResetTimer()
+	r := Explore(Config{Strategy: strat, Schedules: 1, Race: race, MaxSteps: b.N + 1000}, func() {
+		g := Current()
+		g.Go(func() {
+			me := Current()
+			for i := 0; i < n; i++ {
+				me.Access(unsafe.Pointer(&y), true, 0)
+			}
+		}, 0)
+		for i := 0; i < n; i++ {
+			g.Access(unsafe.Pointer(&x), true, 0)
+		}
+	})
+	b.StopTimer()
+	if r.Finding != nil {
+		b.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/point")
+}
+
+// BenchmarkPointContinue: a scheduling point where the strategy lets the
+// same goroutine continue.
+func BenchmarkPointContinue(b *testing.B) { pointsBench(b, stay{}, false) }
+
+// BenchmarkPointSwitch: a scheduling point where the strategy switches to
+// the other goroutine.
+func BenchmarkPointSwitch(b *testing.B) { pointsBench(b, other{}, false) }
+
+// BenchmarkPointSwitchRace: the same with happens-before race detection.
+func BenchmarkPointSwitchRace(b *testing.B) { pointsBench(b, other{}, true) }
+
+// iterationBench runs whole iterations of a program of g goroutines that
+// make about 100 events in all (mutex-protected increments), under the
+// random strategy, and reports iterations per second.
+func iterationBench(b *testing.B, goroutines int) {
+	perG := 100 / goroutines / 3
+	b.ReportAllocs()
+	b.ResetTimer()
+	r := Explore(Config{Strategy: strategy.NewRandom(1), Schedules: b.N, Race: true, Leaks: true, MaxSteps: 10000}, func() {
+		g := Current()
+		var mu, wg, n int
+		g.WGAdd(unsafe.Pointer(&wg), goroutines, 0)
+		for k := 0; k < goroutines; k++ {
+			g.Go(func() {
+				me := Current()
+				for i := 0; i < perG; i++ {
+					me.Lock(unsafe.Pointer(&mu), 0)
+					me.Access(unsafe.Pointer(&n), true, 0)
+					me.Unlock(unsafe.Pointer(&mu), 0)
+				}
+				me.WGAdd(unsafe.Pointer(&wg), -1, 0)
+			}, 0)
+		}
+		g.WGWait(unsafe.Pointer(&wg), 0)
+	})
+	b.StopTimer()
+	if r.Finding != nil {
+		b.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
+	}
+	b.ReportMetric(float64(r.Iterations)/b.Elapsed().Seconds(), "iterations/s")
+	b.ReportMetric(float64(r.Steps), "events/iteration")
+}
+
+func BenchmarkIterations2Goroutines(b *testing.B) { iterationBench(b, 2) }
+func BenchmarkIterations8Goroutines(b *testing.B) { iterationBench(b, 8) }

@@ -1,0 +1,50 @@
+package strategy
+
+// rng is a small seeded pseudo-random generator (SplitMix64), kept here so
+// that the runtime builds with Go 1.21 and its sequences never change
+// between Go releases: a seed means the same exploration everywhere.
+type rng struct{ s uint64 }
+
+func newRNG(seed int64, stream uint64) *rng {
+	return &rng{s: uint64(seed)*0x9e3779b97f4a7c15 ^ stream}
+}
+
+func (r *rng) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// intn returns a uniform number in [0, n), n > 0.
+func (r *rng) intn(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	// Lemire's multiply-shift with rejection, for an unbiased result.
+	bound := uint64(n)
+	for {
+		x := r.next()
+		hi, lo := mul64(x, bound)
+		if lo >= bound || lo >= -bound%bound {
+			return int(hi)
+		}
+	}
+}
+
+func mul64(x, y uint64) (hi, lo uint64) {
+	const mask32 = 1<<32 - 1
+	x0, x1 := x&mask32, x>>32
+	y0, y1 := y&mask32, y>>32
+	w0 := x0 * y0
+	t := x1*y0 + w0>>32
+	w1, w2 := t&mask32, t>>32
+	w1 += x0 * y1
+	hi = x1*y1 + w2 + w1>>32
+	lo = x * y
+	return
+}
+
+// int63n returns a uniform number in [0, n), n > 0.
+func (r *rng) int63n(n int64) int64 { return int64(r.next()>>1) % n }

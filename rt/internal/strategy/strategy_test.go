@@ -1,0 +1,135 @@
+package strategy
+
+import (
+	"fmt"
+	"testing"
+)
+
+func point(kind Kind, index int, gs ...int32) *Point {
+	p := &Point{Kind: kind, Index: index}
+	for i, g := range gs {
+		p.Options = append(p.Options, Option{G: g, Case: int32(i)})
+	}
+	return p
+}
+
+// A synthetic program whose choice points have 2, 3 and 2 options: DFS
+// must run each of the 12 leaves exactly once and then say it is done.
+func TestDFSEnumeratesEveryLeafOnce(t *testing.T) {
+	s := NewDFS(0)
+	seen := map[string]bool{}
+	for s.Begin() {
+		var path []int
+		for i, n := range []int{2, 3, 2} {
+			gs := make([]int32, n)
+			for k := range gs {
+				gs[k] = int32(k + 1)
+			}
+			path = append(path, s.Choose(point(Thread, i, gs...)))
+		}
+		key := fmt.Sprint(path)
+		if seen[key] {
+			t.Fatalf("leaf %s run twice", key)
+		}
+		seen[key] = true
+		s.End(Outcome{})
+		if len(seen) > 100 {
+			t.Fatal("DFS does not terminate")
+		}
+	}
+	if len(seen) != 12 || !s.Complete() {
+		t.Errorf("%d leaves, complete %v; want 12, true", len(seen), s.Complete())
+	}
+}
+
+func TestDFSDepthBoundIsNotComplete(t *testing.T) {
+	s := NewDFS(1)
+	for s.Begin() {
+		s.Choose(point(Thread, 0, 1, 2))
+		s.Choose(point(Thread, 1, 1, 2)) // past the bound
+		s.End(Outcome{})
+	}
+	if s.Complete() {
+		t.Error("a cut search claims to be complete")
+	}
+}
+
+func TestReplayFollowsAndDetectsMismatch(t *testing.T) {
+	p := point(Thread, 0, 0, 2, 5) // the timer, goroutines 2 and 5
+	r := NewReplay([]int{5, 0, -2})
+	r.Begin()
+	if i := r.Choose(p); i != 2 {
+		t.Errorf("goroutine 5: got option %d", i)
+	}
+	if i := r.Choose(p); i != 0 {
+		t.Errorf("timer: got option %d", i)
+	}
+	if i := r.Choose(point(Select, 2, 7, 7)); i != 1 {
+		t.Errorf("select case 1: got option %d", i)
+	}
+	if i := r.Choose(p); i != -1 {
+		t.Errorf("past the end: got option %d, want -1", i)
+	}
+	r2 := NewReplay([]int{3})
+	r2.Begin()
+	if i := r2.Choose(p); i != -1 {
+		t.Errorf("goroutine 3 not offered: got option %d, want -1", i)
+	}
+	if r.Begin() {
+		t.Error("a replay runs more than once")
+	}
+}
+
+func TestRandomIsUniformAndSeeded(t *testing.T) {
+	a, b := NewRandom(42), NewRandom(42)
+	counts := make([]int, 4)
+	p := point(Thread, 0, 1, 2, 3, 4)
+	for i := 0; i < 40000; i++ {
+		x, y := a.Choose(p), b.Choose(p)
+		if x != y {
+			t.Fatal("same seed, different choices")
+		}
+		counts[x]++
+	}
+	for i, c := range counts {
+		if c < 9000 || c > 11000 {
+			t.Errorf("option %d chosen %d times of 40000", i, c)
+		}
+	}
+}
+
+// With depth 1, PCT never changes priorities: within an iteration the
+// same goroutine always wins while it is enabled.
+func TestPCTPrioritiesAreStableWithoutChangePoints(t *testing.T) {
+	s := NewPCT(3, 1)
+	s.Begin()
+	first := s.Choose(point(Thread, 0, 1, 2, 3))
+	for i := 1; i < 50; i++ {
+		if got := s.Choose(point(Thread, i, 1, 2, 3)); got != first {
+			t.Fatalf("step %d: option %d, want %d", i, got, first)
+		}
+	}
+}
+
+// With depth 2, one change point demotes the running goroutine, so over
+// many iterations each goroutine is sometimes preempted by the other.
+func TestPCTChangePointsPreempt(t *testing.T) {
+	s := NewPCT(5, 2)
+	switched := 0
+	for it := 0; it < 200; it++ {
+		s.Begin()
+		prev := -1
+		for i := 0; i < 10; i++ {
+			c := s.Choose(point(Thread, i, 1, 2))
+			if prev >= 0 && c != prev {
+				switched++
+				break
+			}
+			prev = c
+		}
+		s.End(Outcome{Points: 10})
+	}
+	if switched < 100 {
+		t.Errorf("only %d of 200 iterations had a preemption", switched)
+	}
+}
