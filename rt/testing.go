@@ -96,8 +96,8 @@ func Test(t *testing.T, body func(t *testing.T)) {
 	case wire.OutcomeSkip:
 		t.Skip(strings.Join(rep.Logs, "\n"))
 	default:
-		for _, l := range rep.Logs {
-			t.Log(l)
+		if len(rep.Logs) > 0 {
+			t.Log("log of the last schedule:\n" + strings.Join(rep.Logs, "\n"))
 		}
 		done := ""
 		if rep.Exhausted {

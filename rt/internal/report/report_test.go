@@ -1,0 +1,60 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/sched"
+)
+
+const stack = `goroutine 7 [running]:
+runtime/debug.Stack()
+	/usr/local/go/src/runtime/debug/stack.go:26 +0x5e
+interleave.dev/rt/internal/sched.(*G).park(...)
+	/cache/rt/internal/sched/goroutine.go:120
+interleave.dev/rt.Lock(0xc000012345, 0x3)
+	/cache/rt/sync.go:14 +0x45
+example.com/store.(*Store).Transfer(0xc0000a8000)
+	/src/store/store.go:31 +0x88
+created by interleave.dev/rt/internal/sched.(*Iteration).spawn in goroutine 6
+	/cache/rt/internal/sched/goroutine.go:93 +0x1a5`
+
+func TestTrimKeepsOnlyUserFrames(t *testing.T) {
+	got := Trim(stack)
+	want := "example.com/store.(*Store).Transfer(0xc0000a8000)\n\t/src/store/store.go:31"
+	if got != want {
+		t.Errorf("Trim:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestRenderDeadlock(t *testing.T) {
+	f := &sched.Finding{
+		Kind:    sched.KindDeadlock,
+		Message: "all goroutines are blocked (1, 2) and no timer is pending",
+		Goroutines: []sched.GoroutineInfo{
+			{ID: 1, Main: true, Status: "blocked in Lock on Mutex", Site: 1, Stack: stack},
+			{ID: 2, Status: "blocked in Lock on Mutex", Site: 2, SpawnSite: 3},
+		},
+		Trace: []event.Event{{G: 1, Op: event.OpLock, Obj: 4, Site: 1}, {G: 2, Op: event.OpStart}, {G: 0, Op: event.OpTimerFire}},
+	}
+	pos := func(s uint32) string { return []string{"?", "a.go:1", "b.go:2", "c.go:3"}[s] }
+	got := Render(Header{Schedules: 1, Strategy: "pct", Seed: 9, Path: "/tmp/x.json"}, f, pos)
+	for _, want := range []string{
+		"interleave: deadlock after 1 schedule (strategy pct, seed 9)\n",
+		"goroutine 1 (test): blocked in Lock on Mutex at a.go:1\n",
+		"goroutine 2: blocked in Lock on Mutex at b.go:2\n    started at c.go:3\n",
+		"/src/store/store.go:31\n",
+		"interleaving (2 events):\n",
+		"g1     Lock #4",
+		"timer  timer fires",
+		"schedule: /tmp/x.json\nreplay: interleave replay /tmp/x.json\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "start") && strings.Contains(got, "g2     start") {
+		t.Errorf("invisible start events are listed:\n%s", got)
+	}
+}

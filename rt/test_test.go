@@ -1,0 +1,116 @@
+package rt_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"interleave.dev/rt"
+	"interleave.dev/rt/wire"
+)
+
+// The Helper tests run only when re-executed by TestTestEntryPoint, with a
+// configuration in the environment, as the driver runs instrumented tests.
+
+func TestHelperAssertionFails(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by TestTestEntryPoint")
+	}
+	rt.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		n := 0
+		var wg sync.WaitGroup
+		for i := 0; i < 2; i++ {
+			rt.WGGo(&wg, func() {
+				rt.Lock(&mu, 0)
+				v := n
+				rt.Unlock(&mu, 0)
+				rt.Lock(&mu, 0)
+				n = v + 1
+				rt.Unlock(&mu, 0)
+			}, 0)
+		}
+		rt.WGWait(&wg, 0)
+		rt.TLogf(t, "n = %d", n)
+		if n != 2 {
+			rt.TErrorf(t, "lost update: n = %d", n)
+		}
+	})
+}
+
+func TestHelperPasses(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by TestTestEntryPoint")
+	}
+	rt.Test(t, func(t *testing.T) {
+		c := rt.MakeChan[int](0, 0)
+		rt.Go(func() { rt.Send(c, 1, 0) }, 0)
+		rt.TLog(t, "received", rt.Recv(c, 0))
+	})
+}
+
+func TestHelperFatalInCleanup(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by TestTestEntryPoint")
+	}
+	rt.Test(t, func(t *testing.T) {
+		ctx := rt.TContext(t)
+		rt.TCleanup(t, func() {
+			if ctx.Err() == nil {
+				rt.TFatal(t, "context not canceled before cleanup")
+			}
+			rt.TFatal(t, "cleanup ran")
+		})
+	})
+}
+
+func runHelper(t *testing.T, name string, cfg wire.Config) (string, []wire.Result) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg.Results = filepath.Join(dir, "results.jsonl")
+	cfg.ScheduleDir = dir
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.v")
+	cmd.Env = append(os.Environ(), wire.ConfigEnv+"="+cfg.Encode())
+	out, _ := cmd.CombinedOutput()
+	res, err := wire.ReadResults(cfg.Results)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return string(out), res
+}
+
+func TestTestEntryPoint(t *testing.T) {
+	out, res := runHelper(t, "TestHelperAssertionFails", wire.Config{Schedules: 500, Seed: 3})
+	if len(res) != 1 || res[0].Outcome != wire.OutcomeFinding || res[0].Kind != "test failure" {
+		t.Fatalf("results %+v\n%s", res, out)
+	}
+	for _, want := range []string{"--- FAIL: TestHelperAssertionFails", "interleave: test failure after", "(strategy random, seed 3)", "test_test.go:", "lost update: n = 1", "schedule: ", "replay: interleave replay "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "n = 2") {
+		t.Errorf("logs of passing schedules are shown:\n%s", out)
+	}
+	// Replaying the schedule file reproduces the failure.
+	out2, res2 := runHelper(t, "TestHelperAssertionFails", wire.Config{Strategy: "replay", Replay: res[0].Schedule})
+	if len(res2) != 1 || res2[0].Kind != "test failure" || res2[0].Schedules != 1 || !strings.Contains(out2, "lost update") {
+		t.Errorf("replay: %+v\n%s", res2, out2)
+	}
+
+	out, res = runHelper(t, "TestHelperPasses", wire.Config{Strategy: "dfs"})
+	if len(res) != 1 || res[0].Outcome != wire.OutcomePass || !res[0].Exhausted {
+		t.Fatalf("results %+v\n%s", res, out)
+	}
+	if !strings.Contains(out, "interleave: 2 schedules explored (strategy dfs, seed 1), every interleaving covered") || !strings.Contains(out, "--- PASS") {
+		t.Errorf("output:\n%s", out)
+	}
+
+	out, res = runHelper(t, "TestHelperFatalInCleanup", wire.Config{Schedules: 3})
+	if len(res) != 1 || res[0].Kind != "test failure" || !strings.Contains(out, "cleanup ran") || strings.Contains(out, "not canceled") {
+		t.Errorf("results %+v\n%s", res, out)
+	}
+}
