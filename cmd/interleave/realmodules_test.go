@@ -74,7 +74,8 @@ func TestRealModuleXSync(t *testing.T) {
 	os.WriteFile(filepath.Join(os.TempDir(), "interleave-xsync.out"), append(stdout.Bytes(), stderr.Bytes()...), 0o644)
 	t.Logf("full output: %s", filepath.Join(os.TempDir(), "interleave-xsync.out"))
 	for _, r := range res.Results {
-		t.Logf("| %s | %s | %s %s | %d | %.1fs | %s |", strings.TrimPrefix(r.Package, "golang.org/x/sync/"), r.Test, r.Outcome, r.Kind, r.Schedules, r.Seconds, r.Message)
+		msg, _, _ := strings.Cut(r.Message, "\n")
+		t.Logf("| %s | %s | %s %s | %d | %.1fs | %s |", strings.TrimPrefix(r.Package, "golang.org/x/sync/"), r.Test, r.Outcome, r.Kind, r.Schedules, r.Seconds, msg)
 	}
 	if res.BuildFailed {
 		t.Errorf("a package did not build instrumented:\n%s", stderr.String())

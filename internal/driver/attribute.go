@@ -20,6 +20,8 @@ var (
 	replayRE  = regexp.MustCompile(`replay: interleave replay ([^\s"\\]+)`)
 	pkgLineRE = regexp.MustCompile(`^(?:ok  |FAIL)\t(\S+)`)
 	jsonPkgRE = regexp.MustCompile(`"Package":"([^"]+)"`)
+	testRE    = regexp.MustCompile(`^--- (?:PASS|FAIL|SKIP): (\S+) \(`)
+	jsonEndRE = regexp.MustCompile(`"Action":"(?:pass|fail|skip)","Package":"([^"]+)","Test":"([^"/]+)"`)
 )
 
 // attributor collects the schedule files named in go test's output and the
@@ -28,9 +30,21 @@ type attributor struct {
 	mu      sync.Mutex
 	pending []string          // schedule files seen since the last package line
 	pkgOf   map[string]string // schedule file -> import path
+	tests   []string          // top-level tests seen since the last package line
+	testPkg map[string]string // test name -> import path ("" if ambiguous)
 }
 
-func newAttributor() *attributor { return &attributor{pkgOf: map[string]string{}} }
+func newAttributor() *attributor {
+	return &attributor{pkgOf: map[string]string{}, testPkg: map[string]string{}}
+}
+
+// testIn records that test ran in package pkg.
+func (a *attributor) testIn(test, pkg string) {
+	if p, ok := a.testPkg[test]; ok && p != pkg {
+		pkg = "" // two packages have a test of that name
+	}
+	a.testPkg[test] = pkg
+}
 
 // line observes one line of go test's standard output.
 func (a *attributor) line(l []byte) {
@@ -43,16 +57,25 @@ func (a *attributor) line(l []byte) {
 				a.pkgOf[string(m[1])] = string(p[1])
 			}
 		}
+		if e := jsonEndRE.FindSubmatch(l); e != nil {
+			a.testIn(string(e[2]), string(e[1]))
+		}
 		return
 	}
 	if m != nil {
 		a.pending = append(a.pending, string(m[1]))
 	}
+	if t := testRE.FindSubmatch(l); t != nil {
+		a.tests = append(a.tests, string(t[1]))
+	}
 	if p := pkgLineRE.FindSubmatch(l); p != nil {
 		for _, s := range a.pending {
 			a.pkgOf[s] = string(p[1])
 		}
-		a.pending = nil
+		for _, t := range a.tests {
+			a.testIn(t, string(p[1]))
+		}
+		a.pending, a.tests = nil, nil
 	}
 }
 
@@ -72,6 +95,9 @@ func (a *attributor) complete(results []wire.Result) {
 	for i := range results {
 		if results[i].Package == "" {
 			results[i].Package = a.pkgOf[results[i].Schedule]
+		}
+		if results[i].Package == "" {
+			results[i].Package = a.testPkg[results[i].Test]
 		}
 	}
 }

@@ -24,12 +24,15 @@ func TestAttributorCompletesSchedules(t *testing.T) {
 		"FAIL",
 		"FAIL\texample.com/m/one\t0.012s",
 		"        replay: interleave replay " + paths["b"],
+		"--- PASS: TestY (0.00s)",
+		"    --- PASS: TestY/sub (0.00s)",
 		"ok  \texample.com/m/two\t0.012s",
+		`{"Time":"x","Action":"pass","Package":"example.com/m/three","Test":"TestZ","Elapsed":0}`,
 		`{"Time":"x","Action":"output","Package":"example.com/m/three","Test":"TestX","Output":"        replay: interleave replay ` + paths["c"] + `\n"}`,
 	} {
 		a.line([]byte(l))
 	}
-	results := []wire.Result{{Test: "TestX", Schedule: paths["a"]}, {Test: "TestY"}}
+	results := []wire.Result{{Test: "TestX", Schedule: paths["a"]}, {Test: "TestY"}, {Test: "TestZ"}, {Test: "TestW"}}
 	a.complete(results)
 	for name, want := range map[string]string{"a": "example.com/m/one", "b": "example.com/m/two", "c": "example.com/m/three"} {
 		s, err := wire.ReadSchedule(paths[name])
@@ -40,7 +43,8 @@ func TestAttributorCompletesSchedules(t *testing.T) {
 			t.Errorf("schedule %s: package %q, want %q", name, s.Package, want)
 		}
 	}
-	if results[0].Package != "example.com/m/one" || results[1].Package != "" {
+	if results[0].Package != "example.com/m/one" || results[1].Package != "example.com/m/two" ||
+		results[2].Package != "example.com/m/three" || results[3].Package != "" {
 		t.Errorf("results %+v", results)
 	}
 }
