@@ -69,7 +69,7 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	}
 	if len(f.Trace) > 0 {
 		b.WriteString("\n")
-		writeTrace(&b, f.Trace, pos)
+		writeTrace(&b, f.Trace, f.Objects, pos)
 	}
 	if h.Path != "" {
 		fmt.Fprintf(&b, "\nschedule: %s\nreplay: interleave replay %s\n", h.Path, h.Path)
@@ -77,7 +77,7 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	return b.String()
 }
 
-func writeTrace(b *strings.Builder, trace []event.Event, pos Positions) {
+func writeTrace(b *strings.Builder, trace []event.Event, objects map[int32]string, pos Positions) {
 	var shown []event.Event
 	for _, e := range trace {
 		if e.Op == event.OpStart || e.Op == event.OpResume {
@@ -99,13 +99,13 @@ func writeTrace(b *strings.Builder, trace []event.Event, pos Positions) {
 		}
 		what := e.Op.String()
 		if e.Obj != 0 {
-			what += fmt.Sprintf(" #%d", e.Obj)
+			what += fmt.Sprintf(" %s#%d", objects[e.Obj], e.Obj)
 		}
 		at := ""
 		if e.Site != 0 {
 			at = pos(e.Site)
 		}
-		fmt.Fprintf(b, "    %-6s %-22s %s\n", who, what, at)
+		fmt.Fprintf(b, "    %-6s %-28s %s\n", who, what, at)
 	}
 }
 

@@ -36,7 +36,8 @@ func TestRenderDeadlock(t *testing.T) {
 			{ID: 1, Main: true, Status: "blocked in Lock on Mutex", Site: 1, Stack: stack},
 			{ID: 2, Status: "blocked in Lock on Mutex", Site: 2, SpawnSite: 3},
 		},
-		Trace: []event.Event{{G: 1, Op: event.OpLock, Obj: 4, Site: 1}, {G: 2, Op: event.OpStart}, {G: 0, Op: event.OpTimerFire}},
+		Objects: map[int32]string{4: "Mutex"},
+		Trace:   []event.Event{{G: 1, Op: event.OpLock, Obj: 4, Site: 1}, {G: 2, Op: event.OpStart}, {G: 0, Op: event.OpTimerFire}},
 	}
 	pos := func(s uint32) string { return []string{"?", "a.go:1", "b.go:2", "c.go:3"}[s] }
 	got := Render(Header{Schedules: 1, Strategy: "pct", Seed: 9, Path: "/tmp/x.json"}, f, pos)
@@ -46,7 +47,7 @@ func TestRenderDeadlock(t *testing.T) {
 		"goroutine 2: blocked in Lock on Mutex at b.go:2\n    started at c.go:3\n",
 		"/src/store/store.go:31\n",
 		"interleaving (2 events):\n",
-		"g1     Lock #4",
+		"g1     Lock Mutex#4",
 		"timer  timer fires",
 		"schedule: /tmp/x.json\nreplay: interleave replay /tmp/x.json\n",
 	} {

@@ -41,6 +41,7 @@ type Finding struct {
 	Stack      string // stack of a panic or fatal error
 	Logs       []string
 	Trace      []event.Event
+	Objects    map[int32]string // object id -> kind ("Mutex", "channel", ...)
 }
 
 func livelockMessage(n int) string {

@@ -284,6 +284,7 @@ func (it *Iteration) quiescent(g *G) {
 func (it *Iteration) fail(g *G, f *Finding) {
 	if it.finding == nil && it.diverged == "" {
 		f.Trace = it.trace
+		f.Objects = it.objectNames()
 		it.finding = f
 		it.wantStacks = true
 	}

@@ -82,3 +82,15 @@ func (it *Iteration) objectByID(id int32) *object {
 	}
 	return nil
 }
+
+// objectNames names every object of the iteration by its kind, for reports.
+func (it *Iteration) objectNames() map[int32]string {
+	m := make(map[int32]string, len(it.objs))
+	for _, o := range it.objs {
+		m[o.id] = kindNames[o.kind]
+		if o.kind == kindRWMutex {
+			m[o.id2] = kindNames[o.kind]
+		}
+	}
+	return m
+}
