@@ -98,8 +98,8 @@ func writeTrace(b *strings.Builder, trace []event.Event, objects map[int32]strin
 			who = "timer"
 		}
 		what := e.Op.String()
-		if e.Obj != 0 {
-			what += fmt.Sprintf(" %s#%d", objects[e.Obj], e.Obj)
+		if name := objects[e.Obj]; e.Obj != 0 && name != "" {
+			what += fmt.Sprintf(" %s#%d", name, e.Obj)
 		}
 		at := ""
 		if e.Site != 0 {
