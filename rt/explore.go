@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"interleave.dev/rt/internal/report"
@@ -159,11 +160,24 @@ func writeSchedule(dir string, s *wire.Schedule) (string, error) {
 
 func render(rep *Report, f *sched.Finding) string {
 	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path}
+	wd, _ := os.Getwd()
 	return report.Render(h, f, func(s uint32) string {
 		p := SitePosition(Site(s))
 		if p.File == "" {
 			return "?"
 		}
-		return fmt.Sprintf("%s:%d", p.File, p.Line)
+		return fmt.Sprintf("%s:%d", shortPath(wd, p.File), p.Line)
 	})
+}
+
+// shortPath gives file relative to dir (the package directory, where go
+// test runs the test binary) when it lies below it.
+func shortPath(dir, file string) string {
+	if dir == "" || !filepath.IsAbs(file) {
+		return file
+	}
+	if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return file
 }

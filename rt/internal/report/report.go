@@ -129,6 +129,9 @@ func Trim(stack string) string {
 			if j := strings.LastIndex(loc, " +0x"); j >= 0 {
 				loc = loc[:j]
 			}
+			if j := strings.LastIndex(fn, "("); j > 0 && strings.HasSuffix(fn, ")") {
+				fn = fn[:j] + "(...)"
+			}
 			out = append(out, fn, loc)
 			continue
 		}
