@@ -1,0 +1,433 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"interleave.dev/rt/wire"
+)
+
+// Config is the plan of a benchmark: which strategies, how many seeds, and
+// the budget of every run.
+type Config struct {
+	// Strategies are the runtime's strategy names (default random, pct,
+	// dfs).
+	Strategies []string
+	// Seeds is the number of seeds (1..Seeds) of randomized strategies
+	// (default 5); systematic strategies run once, with seed 1.
+	Seeds int
+	// Schedules is the budget of schedules per run (default 1000).
+	Schedules int
+	// Budget bounds the wall-clock time the runtime spends exploring one
+	// test (default 60s; the runtime then reports a pass with the
+	// schedules it ran).
+	Budget time.Duration
+	// Timeout kills a test binary that runs longer (default Budget plus a
+	// minute): a hung run is recorded as an error.
+	Timeout time.Duration
+	// MaxSteps is the runtime's step bound per schedule (0: its default).
+	MaxSteps int
+	// Parallel is the number of packages built and run at once (default
+	// 2); each runs one process at a time.
+	Parallel int
+	// Variants restricts the variants run (default all).
+	Variants []string
+	// ScheduleDir receives the schedule files of findings (default "-":
+	// none are written).
+	ScheduleDir string
+	// WorkDir holds the test binaries and result files (default a
+	// temporary directory, removed at the end).
+	WorkDir string
+	// Progress, when set, receives one line per finished package.
+	Progress io.Writer
+}
+
+// DefaultConfig returns the default plan.
+func DefaultConfig() Config {
+	return Config{
+		Strategies: []string{"random", "pct", "dfs"},
+		Seeds:      5,
+		Schedules:  1000,
+		Budget:     60 * time.Second,
+		Parallel:   2,
+		Variants:   append([]string(nil), Variants...),
+	}
+}
+
+// QuickConfig returns a smaller plan for continuous integration: two seeds
+// and 200 schedules per run.
+func QuickConfig() Config {
+	c := DefaultConfig()
+	c.Seeds = 2
+	c.Schedules = 200
+	c.Budget = 15 * time.Second
+	return c
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if len(c.Strategies) == 0 {
+		c.Strategies = d.Strategies
+	}
+	if c.Seeds <= 0 {
+		c.Seeds = d.Seeds
+	}
+	if c.Schedules <= 0 {
+		c.Schedules = d.Schedules
+	}
+	if c.Budget <= 0 {
+		c.Budget = d.Budget
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = c.Budget + time.Minute
+	}
+	if c.Parallel <= 0 {
+		c.Parallel = d.Parallel
+	}
+	if len(c.Variants) == 0 {
+		c.Variants = d.Variants
+	}
+	if c.ScheduleDir == "" {
+		c.ScheduleDir = "-"
+	}
+	return c
+}
+
+// Randomized reports whether strategy depends on its seed, so that the
+// harness runs it with several seeds.
+func Randomized(strategy string) bool {
+	switch strategy {
+	case "random", "pct":
+		return true
+	}
+	return false
+}
+
+// seeds returns the seeds to run strategy with.
+func (c Config) seeds(strategy string) []int64 {
+	if !Randomized(strategy) {
+		return []int64{1}
+	}
+	s := make([]int64, c.Seeds)
+	for i := range s {
+		s[i] = int64(i + 1)
+	}
+	return s
+}
+
+// OutcomeError marks a run that produced no result record: the binary
+// did not build, crashed, or timed out.
+const OutcomeError = "error"
+
+// Run is the record of one execution of a kernel variant under one
+// strategy and seed.
+type Run struct {
+	Kernel    string  `json:"kernel"`
+	Variant   string  `json:"variant"`
+	Strategy  string  `json:"strategy"`
+	Seed      int64   `json:"seed"`
+	Outcome   string  `json:"outcome"` // a wire outcome, or OutcomeError
+	Kind      string  `json:"kind,omitempty"`
+	Schedules int     `json:"schedules"` // schedules run, the detecting one included
+	Exhausted bool    `json:"exhausted,omitempty"`
+	Seconds   float64 `json:"seconds"` // the runtime's exploration time
+	Wall      float64 `json:"wall"`    // wall-clock time of the process
+	Message   string  `json:"message,omitempty"`
+	// Detected: a finding of the kernel's kind on buggy or partial.
+	Detected bool `json:"detected,omitempty"`
+	// FalseReport: any finding on a fixed twin.
+	FalseReport bool `json:"false_report,omitempty"`
+}
+
+// Classify sets r.Detected and r.FalseReport for kernel k.
+func Classify(k *Kernel, r *Run) {
+	finding := r.Outcome == wire.OutcomeFinding
+	r.Detected = finding && r.Variant != Fixed && r.Kind == k.Detect
+	r.FalseReport = finding && r.Variant == Fixed
+}
+
+// Execute builds every selected variant of every kernel once and runs it
+// under every strategy and seed of cfg, at most cfg.Parallel packages at a
+// time. It returns the runs sorted by kernel, variant, strategy and seed. A
+// package that does not build yields error runs, not an error; the error is
+// for a harness that cannot work at all (no work directory, canceled).
+func Execute(ctx context.Context, cfg Config, kernels []*Kernel, b Builder) ([]Run, error) {
+	cfg = cfg.withDefaults()
+	work := cfg.WorkDir
+	if work == "" {
+		tmp, err := os.MkdirTemp("", "interleave-bench-")
+		if err != nil {
+			return nil, fmt.Errorf("bench: creating a work directory: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		work = tmp
+	} else if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, fmt.Errorf("bench: creating the work directory: %w", err)
+	}
+	if cfg.ScheduleDir != "-" {
+		if err := os.MkdirAll(cfg.ScheduleDir, 0o755); err != nil {
+			return nil, fmt.Errorf("bench: creating the schedule directory: %w", err)
+		}
+	}
+
+	type unit struct {
+		k       *Kernel
+		variant string
+	}
+	var units []unit
+	for _, k := range kernels {
+		for _, v := range cfg.Variants {
+			if k.Has(v) {
+				units = append(units, unit{k, v})
+			}
+		}
+	}
+	jobs := make(chan unit)
+	var (
+		mu   sync.Mutex
+		runs []Run
+		done int
+		wg   sync.WaitGroup
+	)
+	for w := 0; w < cfg.Parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range jobs {
+				rs := runUnit(ctx, cfg, work, b, u.k, u.variant)
+				mu.Lock()
+				runs = append(runs, rs...)
+				done++
+				if cfg.Progress != nil {
+					fmt.Fprintf(cfg.Progress, "bench: [%d/%d] %s\n", done, len(units), unitLine(u.k, u.variant, rs))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, u := range units {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- u
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return runs, fmt.Errorf("bench: %w", err)
+	}
+	SortRuns(runs)
+	return runs, nil
+}
+
+// unitLine summarizes the runs of one package for the progress output.
+func unitLine(k *Kernel, variant string, rs []Run) string {
+	var det, fin, errs int
+	for _, r := range rs {
+		switch {
+		case r.Outcome == OutcomeError:
+			errs++
+		case r.Outcome == wire.OutcomeFinding:
+			fin++
+		}
+		if r.Detected {
+			det++
+		}
+	}
+	s := fmt.Sprintf("%s/%s: %d runs, %d findings", k.Name, variant, len(rs), fin)
+	if variant != Fixed {
+		s += fmt.Sprintf(", %d detections", det)
+	}
+	if errs > 0 {
+		s += fmt.Sprintf(", %d errors (%s)", errs, firstLine(firstError(rs)))
+	}
+	return s
+}
+
+func firstError(rs []Run) string {
+	for _, r := range rs {
+		if r.Outcome == OutcomeError {
+			return r.Message
+		}
+	}
+	return ""
+}
+
+// runUnit builds one variant and runs it under every strategy and seed.
+func runUnit(ctx context.Context, cfg Config, work string, b Builder, k *Kernel, variant string) []Run {
+	pkgDir := filepath.Join(k.Dir, variant)
+	bin := filepath.Join(work, k.Name+"-"+variant+".test")
+	buildErr := b.Build(ctx, pkgDir, bin)
+	var runs []Run
+	for _, s := range cfg.Strategies {
+		for _, seed := range cfg.seeds(s) {
+			var r Run
+			if buildErr != nil {
+				r = Run{Outcome: OutcomeError, Message: buildErr.Error()}
+			} else {
+				r = runOnce(ctx, cfg, work, bin, pkgDir, k.Name+"-"+variant, s, seed)
+			}
+			r.Kernel, r.Variant, r.Strategy, r.Seed = k.Name, variant, s, seed
+			Classify(k, &r)
+			runs = append(runs, r)
+		}
+	}
+	return runs
+}
+
+// runOnce runs the test binary bin once with the given strategy and seed
+// and reads back its result record.
+func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy string, seed int64) Run {
+	results := filepath.Join(work, fmt.Sprintf("%s-%s-%d.jsonl", name, strategy, seed))
+	os.Remove(results)
+	wc := wire.Config{
+		Strategy:    strategy,
+		Schedules:   cfg.Schedules,
+		Seed:        seed,
+		Budget:      wire.Duration(cfg.Budget),
+		MaxSteps:    cfg.MaxSteps,
+		Results:     results,
+		ScheduleDir: cfg.ScheduleDir,
+	}
+	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, bin, "-test.run=^Test", "-test.count=1", "-test.timeout="+cfg.Timeout.String())
+	cmd.Dir = pkgDir
+	cmd.Env = append(os.Environ(), wire.ConfigEnv+"="+wc.Encode())
+	var out tailBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start).Seconds()
+	recs, rerr := wire.ReadResults(results)
+	os.Remove(results)
+	if len(recs) == 0 {
+		msg := "no result record"
+		switch {
+		case rctx.Err() != nil:
+			msg = fmt.Sprintf("killed after %s", cfg.Timeout)
+		case err != nil:
+			msg = fmt.Sprintf("test binary: %v", err)
+		case rerr != nil && !errors.Is(rerr, os.ErrNotExist):
+			msg = rerr.Error()
+		}
+		if t := strings.TrimSpace(out.String()); t != "" {
+			msg += ": " + t
+		}
+		return Run{Outcome: OutcomeError, Wall: wall, Message: msg}
+	}
+	res := pick(recs)
+	return Run{
+		Outcome:   res.Outcome,
+		Kind:      res.Kind,
+		Schedules: res.Schedules,
+		Exhausted: res.Exhausted,
+		Seconds:   res.Seconds,
+		Wall:      wall,
+		Message:   firstLine(res.Message),
+	}
+}
+
+// pick returns the record that speaks for the package: the first finding,
+// else the first record.
+func pick(recs []wire.Result) wire.Result {
+	for _, r := range recs {
+		if r.Outcome == wire.OutcomeFinding {
+			return r
+		}
+	}
+	return recs[0]
+}
+
+// SortRuns sorts runs by kernel, variant (in the order of Variants),
+// strategy and seed.
+func SortRuns(runs []Run) {
+	sort.SliceStable(runs, func(i, j int) bool {
+		a, b := runs[i], runs[j]
+		if a.Kernel != b.Kernel {
+			return a.Kernel < b.Kernel
+		}
+		if a.Variant != b.Variant {
+			return variantIndex(a.Variant) < variantIndex(b.Variant)
+		}
+		if a.Strategy != b.Strategy {
+			ia, ib := strategyIndex(a.Strategy), strategyIndex(b.Strategy)
+			if ia != ib {
+				return ia < ib
+			}
+			return a.Strategy < b.Strategy
+		}
+		return a.Seed < b.Seed
+	})
+}
+
+// knownStrategies orders the strategies in reports: the stateless ones
+// first, then the systematic ones, then the guided ones.
+var knownStrategies = []string{"random", "pct", "dfs", "dpor", "pcb", "hapset", "active", "regression", "mcr", "mpc"}
+
+func strategyIndex(s string) int {
+	for i, x := range knownStrategies {
+		if x == s {
+			return i
+		}
+	}
+	return len(knownStrategies)
+}
+
+func variantIndex(v string) int {
+	for i, x := range Variants {
+		if x == v {
+			return i
+		}
+	}
+	return len(Variants)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// tailBuffer keeps the last 4 KiB written to it.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+const tailSize = 4 << 10
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b.Write(p)
+	if t.b.Len() > 2*tailSize {
+		keep := append([]byte(nil), t.b.Bytes()[t.b.Len()-tailSize:]...)
+		t.b.Reset()
+		t.b.Write(keep)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.b.Bytes()
+	if len(b) > tailSize {
+		b = b[len(b)-tailSize:]
+	}
+	return string(b)
+}
