@@ -68,14 +68,21 @@ func (other) Choose(p *strategy.Point) int {
 	return 0
 }
 
-// pointsBench runs one iteration in which two goroutines each make n
-// scheduling points (memory accesses), under strat.
+// pointsPerIteration is the length of the iterations the point
+// benchmarks run: long enough that starting goroutines does not count,
+// bounded like real iterations.
+const pointsPerIteration = 2000
+
+// pointsBench runs iterations in which two goroutines each make
+// pointsPerIteration/2 scheduling points (memory accesses), under strat,
+// b.N points in all.
 func pointsBench(b *testing.B, strat strategy.Strategy, race bool) {
-	n := b.N / 2
+	n := pointsPerIteration / 2
+	iterations := b.N/pointsPerIteration + 1
 	var x, y int
 	b.ReportAllocs()
 	b.ResetTimer()
-	r := Explore(Config{Strategy: strat, Schedules: 1, Race: race, MaxSteps: b.N + 1000}, func() {
+	r := Explore(Config{Strategy: strat, Schedules: iterations, Race: race, MaxSteps: 10 * pointsPerIteration}, func() {
 		g := Current()
 		g.Go(func() {
 			me := Current()
@@ -91,7 +98,8 @@ func pointsBench(b *testing.B, strat strategy.Strategy, race bool) {
 	if r.Finding != nil {
 		b.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/point")
+	points := float64(iterations * pointsPerIteration)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/points, "ns/point")
 }
 
 // BenchmarkPointContinue: a scheduling point where the strategy lets the

@@ -45,6 +45,12 @@ type Explorer struct {
 	cfg   Config
 	strat strategy.Strategy
 	race  *race.Detector
+
+	// Buffers handed from one iteration to the next, so that the steady
+	// state does not allocate.
+	choices []int
+	trace   []event.Event
+	opts    []strategy.Option
 }
 
 // exploring serializes explorations in one process: the controlled world
@@ -81,7 +87,8 @@ func Explore(cfg Config, body func()) *Result {
 		}
 		r.Iterations++
 		it := x.run(body)
-		r.Logs, r.Choices, r.Hash, r.Steps, r.Skipped = it.logs, it.choices, it.hash, it.steps, it.skipped
+		r.Logs, r.Hash, r.Steps, r.Skipped = it.logs, it.hash, it.steps, it.skipped
+		r.Choices = append(r.Choices[:0], it.choices...)
 		x.strat.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
 		if rp, ok := x.strat.(*strategy.Replay); ok && it.diverged == "" {
 			switch {
@@ -114,11 +121,13 @@ func Explore(cfg Config, body func()) *Result {
 
 func (x *Explorer) newIteration() *Iteration {
 	it := &Iteration{
-		x:     x,
-		objs:  make(map[unsafe.Pointer]*object),
-		hash:  fnvOffset,
-		done:  make(chan struct{}),
-		trace: make([]event.Event, 0, 256),
+		x:       x,
+		objs:    make(map[unsafe.Pointer]*object),
+		hash:    fnvOffset,
+		done:    make(chan struct{}),
+		trace:   x.trace[:0],
+		choices: x.choices[:0],
+		opts:    x.opts[:0],
 	}
 	if x.race != nil {
 		x.race.Reset()
@@ -139,7 +148,12 @@ func (x *Explorer) run(body func()) *Iteration {
 	it.unwind()
 	if it.finding != nil {
 		it.attachStacks(it.finding)
+		// The finding keeps the trace; the next iteration gets its own.
+		x.trace = nil
+	} else {
+		x.trace = it.trace
 	}
+	x.choices, x.opts = it.choices, it.opts
 	return it
 }
 
