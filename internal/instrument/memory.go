@@ -1,0 +1,711 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Shared memory.
+//
+// Before each statement of a statement list the rewriter inserts
+// rt.Read(&x, site) and rt.Write(&x, site) for the locations the statement
+// accesses when it starts and that may be shared with other goroutines:
+// package variables, anything reached through a pointer, slice elements,
+// map contents (rt.Read(m, site)), and local variables that are both
+// captured by a function literal and assigned after their declaration, or
+// whose address is taken.
+//
+// An access is instrumented only if the statement surely performs it, and
+// its address can be computed before the statement without side effects
+// and with the same meaning: a path of variables, field selections,
+// indexes by variables or constants, and pointer indirections, all
+// declared before the statement. Anything else is skipped with a Warning.
+// Accesses that a statement performs conditionally or repeatedly are not
+// instrumented here: right operands of && and ||, for loop conditions and
+// post statements, conditions of if and switch statements with an init
+// statement (the init may change them), case expressions, and function
+// literal bodies (their own statements are instrumented).
+
+type accessKind int
+
+const (
+	readAccess accessKind = iota
+	writeAccess
+)
+
+type access struct {
+	kind accessKind
+	addr string // the address expression passed to rt.Read/Write
+	pos  token.Pos
+}
+
+// memory instruments the statements of every statement list.
+func (r *rewriter) memory() {
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		}
+		for _, s := range list {
+			r.instrumentStmt(s)
+		}
+		return true
+	})
+}
+
+// collector gathers the accesses of one statement.
+type collector struct {
+	r     *rewriter
+	start token.Pos // the statement's start: paths must be declared before it
+	accs  []access
+	seen  map[string]int
+}
+
+func (r *rewriter) instrumentStmt(s ast.Stmt) {
+	c := &collector{r: r, start: s.Pos(), seen: make(map[string]int)}
+	at := s.Pos()
+	for {
+		l, ok := s.(*ast.LabeledStmt)
+		if !ok {
+			break
+		}
+		s = l.Stmt
+	}
+	c.stmt(s)
+	if len(c.accs) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, a := range c.accs {
+		fn := "Read"
+		if a.kind == writeAccess {
+			fn = "Write"
+		}
+		b.WriteString(r.rt(fn) + "(" + a.addr + ", " + r.site(a.pos) + "); ")
+	}
+	r.edits.insert(r.off(at), b.String())
+}
+
+// stmt collects the accesses s performs unconditionally, once, when it
+// starts.
+func (c *collector) stmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.ExprStmt, *ast.SendStmt, *ast.IncDecStmt, *ast.AssignStmt:
+		c.simple(s)
+	case *ast.ReturnStmt:
+		c.reads(s.Results)
+	case *ast.DeclStmt:
+		if gd, ok := s.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, sp := range gd.Specs {
+				c.reads(sp.(*ast.ValueSpec).Values)
+			}
+		}
+	case *ast.GoStmt:
+		c.call(s.Call)
+	case *ast.DeferStmt:
+		c.call(s.Call)
+	case *ast.IfStmt:
+		if s.Init != nil {
+			c.simple(s.Init)
+		} else {
+			c.read(s.Cond)
+		}
+	case *ast.SwitchStmt:
+		if s.Init != nil {
+			c.simple(s.Init)
+		} else if s.Tag != nil {
+			c.read(s.Tag)
+		}
+	case *ast.TypeSwitchStmt:
+		if s.Init != nil {
+			c.simple(s.Init)
+		} else {
+			switch a := s.Assign.(type) {
+			case *ast.AssignStmt:
+				c.reads(a.Rhs)
+			case *ast.ExprStmt:
+				c.read(a.X)
+			}
+		}
+	case *ast.ForStmt:
+		if s.Init != nil {
+			c.simple(s.Init)
+		}
+	case *ast.RangeStmt:
+		c.read(s.X)
+	case *ast.SelectStmt:
+		for _, cl := range s.Body.List {
+			switch comm := cl.(*ast.CommClause).Comm.(type) {
+			case *ast.SendStmt:
+				c.read(comm.Chan)
+				c.read(comm.Value)
+			case *ast.ExprStmt:
+				if u, ok := unparen(comm.X).(*ast.UnaryExpr); ok {
+					c.read(u.X)
+				}
+			case *ast.AssignStmt:
+				if u, ok := unparen(comm.Rhs[0]).(*ast.UnaryExpr); ok {
+					c.read(u.X)
+				}
+			}
+		}
+	}
+}
+
+// simple collects the accesses of a simple statement.
+func (c *collector) simple(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		c.read(s.X)
+	case *ast.SendStmt:
+		c.read(s.Chan)
+		c.read(s.Value)
+	case *ast.IncDecStmt:
+		c.write(s.X)
+	case *ast.AssignStmt:
+		// Operands on both sides are evaluated first, then assigned.
+		c.reads(s.Rhs)
+		for _, l := range s.Lhs {
+			if s.Tok == token.DEFINE {
+				// Only redeclared variables are assigned.
+				if id, ok := l.(*ast.Ident); ok && c.r.info.Defs[id] == nil {
+					c.write(id)
+				}
+				continue
+			}
+			c.write(l)
+		}
+	}
+}
+
+func (c *collector) call(call *ast.CallExpr) {
+	c.read(call)
+}
+
+func (c *collector) reads(es []ast.Expr) {
+	for _, e := range es {
+		c.read(e)
+	}
+}
+
+// add records an access of location e.
+func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
+	addr, why := c.addr(e, isMap)
+	if why != "" {
+		c.r.warnf(e.Pos(), "access to %s not instrumented: %s", types.ExprString(e), why)
+		return
+	}
+	key := addr
+	if i, ok := c.seen[key]; ok {
+		if kind == writeAccess {
+			c.accs[i].kind = writeAccess
+		}
+		return
+	}
+	c.seen[key] = len(c.accs)
+	c.accs = append(c.accs, access{kind: kind, addr: addr, pos: e.Pos()})
+}
+
+// addr returns the address expression for location e (the map itself
+// when isMap), or why it cannot be computed before the statement.
+func (c *collector) addr(e ast.Expr, isMap bool) (string, string) {
+	if !c.hoistable(e) {
+		return "", "its address depends on a call, or on a name declared in the statement"
+	}
+	if isMap {
+		return types.ExprString(e), ""
+	}
+	if s, ok := unparen(e).(*ast.StarExpr); ok {
+		return types.ExprString(s.X), ""
+	}
+	if !c.addressable(e) {
+		return "", "not addressable"
+	}
+	return "&" + types.ExprString(e), ""
+}
+
+// hoistable reports whether e can be evaluated before the statement with
+// no side effect other than a panic the statement would also cause.
+func (c *collector) hoistable(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		obj := c.r.info.Uses[e]
+		if obj == nil {
+			obj = c.r.info.Defs[e]
+		}
+		switch obj := obj.(type) {
+		case *types.Var:
+			return obj.Parent() == c.r.pkg.Scope() || obj.Pos() < c.start
+		case *types.Const:
+			return obj.Parent() == c.r.pkg.Scope() || obj.Parent() == types.Universe || obj.Pos() < c.start
+		case *types.Nil:
+			return true
+		}
+		return false
+	case *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return c.hoistable(e.X)
+	case *ast.SelectorExpr:
+		if c.isPkgVar(e) {
+			return true
+		}
+		sel := c.r.info.Selections[e]
+		return sel != nil && sel.Kind() == types.FieldVal && c.hoistable(e.X)
+	case *ast.IndexExpr:
+		if tv, ok := c.r.info.Types[e.Index]; ok && tv.Value != nil {
+			return c.hoistable(e.X)
+		}
+		return c.hoistable(e.X) && c.hoistable(e.Index)
+	case *ast.StarExpr:
+		return c.hoistable(e.X)
+	}
+	return false
+}
+
+func (c *collector) addressable(e ast.Expr) bool {
+	switch e := unparen(e).(type) {
+	case *ast.Ident:
+		_, ok := c.r.info.Uses[e].(*types.Var)
+		return ok
+	case *ast.SelectorExpr:
+		if c.isPkgVar(e) {
+			return true
+		}
+		if isPointer(c.r.typeOf(e.X)) {
+			return true
+		}
+		return c.addressable(e.X)
+	case *ast.IndexExpr:
+		switch u := coreType(c.r.typeOf(e.X)).(type) {
+		case *types.Slice:
+			return true
+		case *types.Pointer:
+			return true
+		case *types.Array:
+			return c.addressable(e.X)
+		default:
+			_ = u
+		}
+		return false
+	case *ast.StarExpr:
+		return true
+	}
+	return false
+}
+
+func (c *collector) isPkgVar(e *ast.SelectorExpr) bool {
+	if id, ok := e.X.(*ast.Ident); ok {
+		if _, ok := c.r.info.Uses[id].(*types.PkgName); ok {
+			_, isVar := c.r.info.Uses[e.Sel].(*types.Var)
+			return isVar
+		}
+	}
+	return false
+}
+
+func isPointer(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := coreType(t).(*types.Pointer)
+	return ok
+}
+
+// sharedVar reports whether obj is a variable that may be shared.
+func (c *collector) sharedVar(obj types.Object) bool {
+	v, ok := obj.(*types.Var)
+	if !ok || v.IsField() {
+		return false
+	}
+	if v.Parent() == c.r.pkg.Scope() {
+		return true
+	}
+	return c.r.shared[v]
+}
+
+// sharedLoc reports whether location e may be shared.
+func (c *collector) sharedLoc(e ast.Expr) bool {
+	switch e := unparen(e).(type) {
+	case *ast.Ident:
+		return c.sharedVar(c.r.info.Uses[e])
+	case *ast.SelectorExpr:
+		if c.isPkgVar(e) {
+			return true
+		}
+		sel := c.r.info.Selections[e]
+		return sel != nil && (sel.Indirect() || c.sharedLoc(e.X))
+	case *ast.IndexExpr:
+		switch coreType(c.r.typeOf(e.X)).(type) {
+		case *types.Slice, *types.Pointer:
+			return true
+		case *types.Array:
+			return c.sharedLoc(e.X)
+		}
+	case *ast.StarExpr:
+		return true
+	}
+	return false
+}
+
+// read collects the accesses of evaluating e.
+func (c *collector) read(e ast.Expr) {
+	if e == nil {
+		return
+	}
+	if tv, ok := c.r.info.Types[e]; ok && (tv.IsType() || tv.Value != nil) {
+		return
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if c.sharedVar(c.r.info.Uses[e]) {
+			c.add(readAccess, e, false)
+		}
+	case *ast.ParenExpr:
+		c.read(e.X)
+	case *ast.SelectorExpr:
+		if c.isPkgVar(e) {
+			c.add(readAccess, e, false)
+			return
+		}
+		sel := c.r.info.Selections[e]
+		if sel == nil {
+			return
+		}
+		switch sel.Kind() {
+		case types.FieldVal:
+			c.operand(e.X)
+			if c.sharedLoc(e) {
+				c.add(readAccess, e, false)
+			}
+		case types.MethodVal:
+			// A pointer method of an addressable value takes its address.
+			if takesAddress(c.r, sel, e.X) {
+				c.base(e.X)
+			} else {
+				c.read(e.X)
+			}
+		}
+	case *ast.IndexExpr:
+		c.index(e, readAccess)
+	case *ast.IndexListExpr:
+	case *ast.StarExpr:
+		c.read(e.X)
+		c.add(readAccess, e, false)
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			c.base(e.X)
+		} else {
+			c.read(e.X)
+		}
+	case *ast.BinaryExpr:
+		c.read(e.X)
+		if e.Op != token.LAND && e.Op != token.LOR {
+			c.read(e.Y)
+		}
+	case *ast.CallExpr:
+		c.callExpr(e)
+	case *ast.CompositeLit:
+		_, isStruct := coreType(c.r.typeOf(e)).(*types.Struct)
+		for _, el := range e.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				if !isStruct {
+					c.read(kv.Key)
+				}
+				c.read(kv.Value)
+			} else {
+				c.read(el)
+			}
+		}
+	case *ast.TypeAssertExpr:
+		c.read(e.X)
+	case *ast.SliceExpr:
+		if _, isArr := coreType(c.r.typeOf(e.X)).(*types.Array); isArr {
+			c.base(e.X)
+		} else {
+			c.read(e.X)
+		}
+		c.read(e.Low)
+		c.read(e.High)
+		c.read(e.Max)
+	case *ast.KeyValueExpr:
+		c.read(e.Value)
+	}
+}
+
+// operand collects the accesses of the operand x of a field selection
+// x.f: a pointer is loaded, a struct value is only addressed.
+func (c *collector) operand(x ast.Expr) {
+	if isPointer(c.r.typeOf(x)) {
+		c.read(x)
+	} else {
+		c.base(x)
+	}
+}
+
+// base collects the accesses needed to compute the address of e, without
+// reading e itself.
+func (c *collector) base(e ast.Expr) {
+	switch e := e.(type) {
+	case *ast.Ident:
+	case *ast.ParenExpr:
+		c.base(e.X)
+	case *ast.SelectorExpr:
+		if c.isPkgVar(e) {
+			return
+		}
+		if sel := c.r.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			c.operand(e.X)
+			return
+		}
+		c.read(e)
+	case *ast.IndexExpr:
+		switch coreType(c.r.typeOf(e.X)).(type) {
+		case *types.Array:
+			c.base(e.X)
+		default:
+			c.read(e.X)
+		}
+		c.read(e.Index)
+	case *ast.StarExpr:
+		c.read(e.X)
+	case *ast.CompositeLit:
+		c.read(e)
+	default:
+		c.read(e)
+	}
+}
+
+// write collects the accesses of assigning to e.
+func (c *collector) write(e ast.Expr) {
+	switch e := e.(type) {
+	case *ast.Ident:
+		if e.Name != "_" && c.sharedVar(c.r.info.Uses[e]) {
+			c.add(writeAccess, e, false)
+		}
+	case *ast.ParenExpr:
+		c.write(e.X)
+	case *ast.SelectorExpr:
+		if c.isPkgVar(e) {
+			c.add(writeAccess, e, false)
+			return
+		}
+		c.operand(e.X)
+		if c.sharedLoc(e) {
+			c.add(writeAccess, e, false)
+		}
+	case *ast.IndexExpr:
+		c.index(e, writeAccess)
+	case *ast.StarExpr:
+		c.read(e.X)
+		c.add(writeAccess, e, false)
+	}
+}
+
+// index collects the accesses of e.X[e.Index].
+func (c *collector) index(e *ast.IndexExpr, kind accessKind) {
+	if tv, ok := c.r.info.Types[e.X]; ok && !tv.IsValue() {
+		return // instantiation
+	}
+	switch coreType(c.r.typeOf(e.X)).(type) {
+	case *types.Map:
+		c.read(e.X)
+		c.read(e.Index)
+		c.add(kind, e.X, true)
+	case *types.Slice, *types.Pointer:
+		c.read(e.X)
+		c.read(e.Index)
+		c.add(kind, e, false)
+	case *types.Array:
+		c.base(e.X)
+		c.read(e.Index)
+		if c.sharedLoc(e) {
+			c.add(kind, e, false)
+		}
+	case *types.Signature:
+	default:
+		c.read(e.X)
+		c.read(e.Index)
+	}
+}
+
+// callExpr collects the accesses of evaluating a call's operands.
+func (c *collector) callExpr(e *ast.CallExpr) {
+	if tv, ok := c.r.info.Types[e.Fun]; ok && tv.IsType() {
+		c.reads(e.Args) // conversion
+		return
+	}
+	if id, ok := unparen(e.Fun).(*ast.Ident); ok {
+		if b, ok := c.r.info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "delete", "clear":
+				c.reads(e.Args)
+				if len(e.Args) > 0 {
+					if _, isMap := coreType(c.r.typeOf(e.Args[0])).(*types.Map); isMap {
+						c.add(writeAccess, e.Args[0], true)
+					}
+				}
+				return
+			case "new", "make":
+				c.reads(e.Args[1:])
+				return
+			}
+			c.reads(e.Args)
+			return
+		}
+	}
+	if sel, ok := unparen(e.Fun).(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok {
+			if pn, ok := c.r.info.Uses[id].(*types.PkgName); ok && pn.Imported().Path() == "unsafe" {
+				return // not evaluated
+			}
+		}
+	}
+	switch f := unparen(e.Fun).(type) {
+	case *ast.FuncLit:
+	case *ast.IndexExpr, *ast.IndexListExpr:
+	default:
+		c.read(f)
+	}
+	c.reads(e.Args)
+}
+
+func ptrRecv(sel *types.Selection) bool {
+	sig, ok := sel.Obj().Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	return isPointer(sig.Recv().Type())
+}
+
+// takesAddress reports whether calling the method selected from x takes
+// the address of x: a pointer method reached without going through a
+// pointer.
+func takesAddress(r *rewriter, sel *types.Selection, x ast.Expr) bool {
+	if !ptrRecv(sel) {
+		return false
+	}
+	t := r.typeOf(x)
+	if isPointer(t) {
+		return false
+	}
+	path := sel.Index()
+	for _, i := range path[:len(path)-1] {
+		st, ok := derefType(t).Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		t = st.Field(i).Type()
+		if isPointer(t) {
+			return false
+		}
+	}
+	_, isIface := t.Underlying().(*types.Interface)
+	return !isIface
+}
+
+// sharedLocals returns the local variables that may be shared between
+// goroutines: those captured by a function literal and assigned after
+// their declaration, and those whose address is taken.
+func (r *rewriter) sharedLocals() map[types.Object]bool {
+	captured := make(map[types.Object]bool)
+	assigned := make(map[types.Object]bool)
+	addressed := make(map[types.Object]bool)
+	local := func(obj types.Object) *types.Var {
+		v, ok := obj.(*types.Var)
+		if !ok || v.IsField() || v.Parent() == nil || v.Parent() == r.pkg.Scope() || v.Pkg() != r.pkg {
+			return nil
+		}
+		return v
+	}
+	var lits []*ast.FuncLit
+	var root func(e ast.Expr) *types.Var
+	root = func(e ast.Expr) *types.Var {
+		switch e := unparen(e).(type) {
+		case *ast.Ident:
+			if obj := r.info.Uses[e]; obj != nil {
+				return local(obj)
+			}
+			return local(r.info.Defs[e])
+		case *ast.SelectorExpr:
+			if sel := r.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal && !sel.Indirect() {
+				return root(e.X)
+			}
+		case *ast.IndexExpr:
+			if _, ok := coreType(r.typeOf(e.X)).(*types.Array); ok {
+				return root(e.X)
+			}
+		}
+		return nil
+	}
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			lits = append(lits, n)
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if v := root(l); v != nil && (n.Tok != token.DEFINE || r.info.Defs[l.(*ast.Ident)] == nil) {
+					assigned[v] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if v := root(n.X); v != nil {
+				assigned[v] = true
+			}
+		case *ast.RangeStmt:
+			// Range variables are assigned by every iteration, unless
+			// each iteration has its own (Go 1.22 and later).
+			if n.Tok == token.ASSIGN || r.perLoopVars() {
+				for _, l := range []ast.Expr{n.Key, n.Value} {
+					if l == nil {
+						continue
+					}
+					if v := root(l); v != nil {
+						assigned[v] = true
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if v := root(n.X); v != nil {
+					addressed[v] = true
+				}
+			}
+		case *ast.SelectorExpr:
+			// x.M() with a pointer method takes x's address.
+			if sel := r.info.Selections[n]; sel != nil && sel.Kind() == types.MethodVal && takesAddress(r, sel, n.X) {
+				if v := root(n.X); v != nil {
+					addressed[v] = true
+				}
+			}
+		}
+		return true
+	})
+	for _, lit := range lits {
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v := local(r.info.Uses[id]); v != nil && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
+					captured[v] = true
+				}
+			}
+			return true
+		})
+	}
+	shared := make(map[types.Object]bool)
+	for v := range captured {
+		if assigned[v] {
+			shared[v] = true
+		}
+	}
+	for v := range addressed {
+		shared[v] = true
+	}
+	return shared
+}

@@ -1,0 +1,129 @@
+package instrument
+
+import (
+	"go/types"
+)
+
+// funcTable maps package path and function name to the runtime function
+// that replaces it.
+var funcTable = map[string]map[string]string{
+	"sync": {
+		"OnceFunc":   "OnceFunc",
+		"OnceValue":  "OnceValue",
+		"OnceValues": "OnceValues",
+	},
+	"sync/atomic": atomicFuncs(),
+	"time": {
+		"Sleep":     "Sleep",
+		"After":     "After",
+		"Tick":      "Tick",
+		"NewTimer":  "NewTimer",
+		"AfterFunc": "AfterFunc",
+		"NewTicker": "NewTicker",
+		"Now":       "Now",
+		"Since":     "Since",
+		"Until":     "Until",
+	},
+	"context": {
+		"WithCancel":        "WithCancel",
+		"WithCancelCause":   "WithCancelCause",
+		"WithTimeout":       "WithTimeout",
+		"WithTimeoutCause":  "WithTimeoutCause",
+		"WithDeadline":      "WithDeadline",
+		"WithDeadlineCause": "WithDeadlineCause",
+		"AfterFunc":         "ContextAfterFunc",
+		"WithoutCancel":     "WithoutCancel",
+		"Cause":             "Cause",
+	},
+	"runtime": {
+		"Gosched": "Gosched",
+		"Goexit":  "Goexit",
+	},
+}
+
+func atomicFuncs() map[string]string {
+	m := make(map[string]string)
+	for _, t := range []string{"Int32", "Int64", "Uint32", "Uint64", "Uintptr"} {
+		for _, op := range []string{"Add", "Load", "Store", "Swap", "CompareAndSwap", "And", "Or"} {
+			m[op+t] = "Atomic" + op + t
+		}
+	}
+	for _, op := range []string{"Load", "Store", "Swap", "CompareAndSwap"} {
+		m[op+"Pointer"] = "Atomic" + op + "Pointer"
+	}
+	return m
+}
+
+// methodEntry is the runtime function replacing a method.
+type methodEntry struct {
+	rt     string
+	noSite bool // the runtime function takes no Site
+}
+
+// methodTable maps "pkgpath.Type.Method" to its replacement. Methods of
+// sync.Locker are called through the interface value; all the others have
+// pointer receivers.
+var methodTable = buildMethodTable()
+
+func buildMethodTable() map[string]methodEntry {
+	m := map[string]methodEntry{
+		"sync.Mutex.Lock":    {rt: "Lock"},
+		"sync.Mutex.Unlock":  {rt: "Unlock"},
+		"sync.Mutex.TryLock": {rt: "TryLock"},
+
+		"sync.RWMutex.Lock":     {rt: "RWLock"},
+		"sync.RWMutex.Unlock":   {rt: "RWUnlock"},
+		"sync.RWMutex.TryLock":  {rt: "RWTryLock"},
+		"sync.RWMutex.RLock":    {rt: "RLock"},
+		"sync.RWMutex.RUnlock":  {rt: "RUnlock"},
+		"sync.RWMutex.TryRLock": {rt: "TryRLock"},
+		"sync.RWMutex.RLocker":  {rt: "RLocker", noSite: true},
+
+		"sync.Locker.Lock":   {rt: "LockerLock"},
+		"sync.Locker.Unlock": {rt: "LockerUnlock"},
+
+		"sync.WaitGroup.Add":  {rt: "WGAdd"},
+		"sync.WaitGroup.Done": {rt: "WGDone"},
+		"sync.WaitGroup.Wait": {rt: "WGWait"},
+		"sync.WaitGroup.Go":   {rt: "WGGo"},
+
+		"sync.Once.Do": {rt: "OnceDo"},
+
+		"sync.Cond.Wait":      {rt: "CondWait"},
+		"sync.Cond.Signal":    {rt: "CondSignal"},
+		"sync.Cond.Broadcast": {rt: "CondBroadcast"},
+
+		"time.Timer.Stop":   {rt: "TimerStop"},
+		"time.Timer.Reset":  {rt: "TimerReset"},
+		"time.Ticker.Stop":  {rt: "TickerStop"},
+		"time.Ticker.Reset": {rt: "TickerReset"},
+	}
+	for _, op := range []string{"Load", "Store", "LoadOrStore", "LoadAndDelete", "Delete", "Swap", "CompareAndSwap", "CompareAndDelete", "Range", "Clear"} {
+		m["sync.Map."+op] = methodEntry{rt: "Map" + op}
+	}
+	for _, t := range []string{"Int32", "Int64", "Uint32", "Uint64", "Uintptr"} {
+		for _, op := range []string{"Add", "Load", "Store", "Swap", "CompareAndSwap", "And", "Or"} {
+			m["sync/atomic."+t+"."+op] = methodEntry{rt: t + op}
+		}
+	}
+	for _, t := range []string{"Bool", "Pointer", "Value"} {
+		for _, op := range []string{"Load", "Store", "Swap", "CompareAndSwap"} {
+			m["sync/atomic."+t+"."+op] = methodEntry{rt: t + op}
+		}
+	}
+	return m
+}
+
+// lookupMethod returns the runtime replacement of method m.
+func lookupMethod(m *types.Func) (methodEntry, bool) {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return methodEntry{}, false
+	}
+	named, ok := types.Unalias(derefType(sig.Recv().Type())).(*types.Named)
+	if !ok {
+		return methodEntry{}, false
+	}
+	e, ok := methodTable[m.Pkg().Path()+"."+named.Obj().Name()+"."+m.Name()]
+	return e, ok
+}

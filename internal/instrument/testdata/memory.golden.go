@@ -1,0 +1,95 @@
+//line testdata/memory.go:1
+package memory; import __rt "interleave.dev/rt"
+
+import "fmt"
+
+var global int
+
+var table = map[string]int{}
+
+type node struct {
+	val  int
+	next *node
+	arr  [4]int
+	tags []string
+}
+
+func index() int { return 0 }
+
+func Globals() {
+	__rt.Write(&global, __rtSites_ed65bafe+4); global++
+	__rt.Write(&global, __rtSites_ed65bafe+5); global = global + 1
+	__rt.Read(&global, __rtSites_ed65bafe+6); x := global
+	__rt.Read(&table, __rtSites_ed65bafe+7); __rt.Write(table, __rtSites_ed65bafe+8); table["a"] = x
+	__rt.Read(&table, __rtSites_ed65bafe+9); __rt.Write(table, __rtSites_ed65bafe+10); delete(table, "a")
+	__rt.Read(&table, __rtSites_ed65bafe+11); __rt.Read(table, __rtSites_ed65bafe+12); if v, ok := table["b"]; ok {
+		fmt.Println(v)
+	}
+	__rt.Read(&table, __rtSites_ed65bafe+13); for k, v := range table {
+		fmt.Println(k, v)
+	}
+}
+
+func Pointers(n *node, s []int, arr [4]int, m map[int]int) int {
+	__rt.Write(&n.val, __rtSites_ed65bafe+14); n.val = 1
+	__rt.Read(&n.val, __rtSites_ed65bafe+15); __rt.Read(&n.next, __rtSites_ed65bafe+16); __rt.Write(&n.next.val, __rtSites_ed65bafe+17); n.next.val = n.val
+	__rt.Write(&n.arr[2], __rtSites_ed65bafe+18); n.arr[2] = 3
+	__rt.Read(&s[0], __rtSites_ed65bafe+19); __rt.Write(&s[1], __rtSites_ed65bafe+20); s[1] = s[0]
+	__rt.Write(&arr[1], __rtSites_ed65bafe+21); arr[1] = 2 // shared: its address is taken below
+	p := &arr
+	var local [2]int
+	local[0] = 1 // purely local
+	__rt.Write(&p[2], __rtSites_ed65bafe+22); p[2] = 1
+	__rt.Write(p, __rtSites_ed65bafe+23); *p = [4]int{}
+	__rt.Write(m, __rtSites_ed65bafe+24); m[1] = m[2]
+	__rt.Write(&n.tags, __rtSites_ed65bafe+25); n.tags = append(n.tags, "x")
+	if n != nil && n.next.val > 0 { // right operand of && is conditional
+		return 1
+	}
+	s[index()] = 2                // index with a call: skipped, with a warning
+	for i := 0; i < len(s); i++ { // the loop header is not instrumented
+		__rt.Write(&s[i], __rtSites_ed65bafe+28); s[i] = i
+	}
+	__rt.Read(&n.val, __rtSites_ed65bafe+26); switch n.val {
+	case s[0]:
+	}
+	__rt.Read(&n.val, __rtSites_ed65bafe+27); return n.val
+}
+
+func Captured() int {
+	counter := 0
+	fixed := 10 // captured but never assigned again: not shared
+	done := __rt.MakeChan[bool](0, __rtSites_ed65bafe+0)
+	__rt.Go(func() {
+		__rt.Write(&counter, __rtSites_ed65bafe+31); counter += fixed
+		__rt.Send[bool](done, true, __rtSites_ed65bafe+2)
+	}, __rtSites_ed65bafe+1)
+	__rt.Recv[bool](done, __rtSites_ed65bafe+3)
+	__rt.Write(&counter, __rtSites_ed65bafe+29); counter++
+	__rt.Read(&counter, __rtSites_ed65bafe+30); return counter
+}
+
+var values []int
+
+func Labeled() {
+	total := 0
+__rt.Read(&values, __rtSites_ed65bafe+32); loop:
+	for _, x := range values {
+		if x < 0 {
+			break loop
+		}
+		total += x
+	}
+	fmt.Println(total)
+}
+
+func Scope(n *node) {
+	__rt.Read(&n.next, __rtSites_ed65bafe+33); if m := n.next; m.val > 0 { // m is declared by the statement: only n.next is hoisted
+		__rt.Read(&m.val, __rtSites_ed65bafe+34); fmt.Println(m.val)
+	}
+}
+
+var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 50, 3, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 87, 15)
+
+// Warnings:
+//	testdata/memory.go:48:2: access to s[index()] not instrumented: its address depends on a call, or on a name declared in the statement

@@ -1,0 +1,89 @@
+package memory
+
+import "fmt"
+
+var global int
+
+var table = map[string]int{}
+
+type node struct {
+	val  int
+	next *node
+	arr  [4]int
+	tags []string
+}
+
+func index() int { return 0 }
+
+func Globals() {
+	global++
+	global = global + 1
+	x := global
+	table["a"] = x
+	delete(table, "a")
+	if v, ok := table["b"]; ok {
+		fmt.Println(v)
+	}
+	for k, v := range table {
+		fmt.Println(k, v)
+	}
+}
+
+func Pointers(n *node, s []int, arr [4]int, m map[int]int) int {
+	n.val = 1
+	n.next.val = n.val
+	n.arr[2] = 3
+	s[1] = s[0]
+	arr[1] = 2 // shared: its address is taken below
+	p := &arr
+	var local [2]int
+	local[0] = 1 // purely local
+	p[2] = 1
+	*p = [4]int{}
+	m[1] = m[2]
+	n.tags = append(n.tags, "x")
+	if n != nil && n.next.val > 0 { // right operand of && is conditional
+		return 1
+	}
+	s[index()] = 2                // index with a call: skipped, with a warning
+	for i := 0; i < len(s); i++ { // the loop header is not instrumented
+		s[i] = i
+	}
+	switch n.val {
+	case s[0]:
+	}
+	return n.val
+}
+
+func Captured() int {
+	counter := 0
+	fixed := 10 // captured but never assigned again: not shared
+	done := make(chan bool)
+	go func() {
+		counter += fixed
+		done <- true
+	}()
+	<-done
+	counter++
+	return counter
+}
+
+var values []int
+
+func Labeled() {
+	total := 0
+loop:
+	for _, x := range values {
+		if x < 0 {
+			break loop
+		}
+		total += x
+	}
+	fmt.Println(total)
+}
+
+func Scope(n *node) {
+	if m := n.next; m.val > 0 { // m is declared by the statement: only n.next is hoisted
+		fmt.Println(m.val)
+	}
+}

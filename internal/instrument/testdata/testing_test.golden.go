@@ -1,0 +1,58 @@
+//line testdata/testing_test.go:1
+package testingpkg; import __rt "interleave.dev/rt"
+
+import (
+	"testing"
+	"time"
+)
+
+type helper struct {
+	*testing.T
+	name string
+}
+
+func TestSimple(t *testing.T) { __rt.Test(t, func(t *testing.T) {
+	__rt.TLog(t, "start")
+	__rt.TLogf(t, "%d", 1)
+	if __rt.TFailed(t) {
+		__rt.TFatal(t, "failed")
+	}
+	__rt.TCleanup(t, func() { __rt.TLog(t, "cleanup") })
+	ctx := __rt.TContext(t)
+	_ = ctx
+	__rt.TRun(t, "sub", func(t *testing.T) {
+		__rt.TParallel(t)
+		__rt.TError(t, "sub")
+		__rt.TErrorf(t, "sub %d", 2)
+	})
+	h := helper{T: t}
+	__rt.TSkipf(h.T, "skip %s", h.name)
+	args := []any{1, 2}
+	__rt.TSkip(t, args...)
+	__rt.TSkipNow(t)
+	__rt.TFail(t)
+	__rt.TFailNow(t)
+	__rt.TFatalf(t, "%v", time.Second)
+})}
+
+func TestUnnamed(__rtT *testing.T) { __rt.Test(__rtT, func(_ *testing.T) {})}
+
+func TestBlank(__rtT *testing.T) { __rt.Test(__rtT, func(_ *testing.T) {
+	done := __rt.MakeChan[bool](0, __rtSites_633c6020+0)
+	__rt.Go(func() { __rt.Send[bool](done, true, __rtSites_633c6020+2) }, __rtSites_633c6020+1)
+	__rt.Recv[bool](done, __rtSites_633c6020+3)
+})}
+
+func TestMain(m *testing.M) { m.Run() }
+
+func BenchmarkX(b *testing.B) {
+	__rt.TLog(b, "bench")
+	b.Run("x", func(b *testing.B) {})
+}
+
+func check(tb testing.TB) {
+	tb.Helper()
+	__rt.TError(tb, "via TB")
+}
+
+var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", 40, 10, 41, 2, 41, 19, 42, 2)

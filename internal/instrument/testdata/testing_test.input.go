@@ -1,0 +1,55 @@
+package testingpkg
+
+import (
+	"testing"
+	"time"
+)
+
+type helper struct {
+	*testing.T
+	name string
+}
+
+func TestSimple(t *testing.T) {
+	t.Log("start")
+	t.Logf("%d", 1)
+	if t.Failed() {
+		t.Fatal("failed")
+	}
+	t.Cleanup(func() { t.Log("cleanup") })
+	ctx := t.Context()
+	_ = ctx
+	t.Run("sub", func(t *testing.T) {
+		t.Parallel()
+		t.Error("sub")
+		t.Errorf("sub %d", 2)
+	})
+	h := helper{T: t}
+	h.Skipf("skip %s", h.name)
+	args := []any{1, 2}
+	t.Skip(args...)
+	t.SkipNow()
+	t.Fail()
+	t.FailNow()
+	t.Fatalf("%v", time.Second)
+}
+
+func TestUnnamed(*testing.T) {}
+
+func TestBlank(_ *testing.T) {
+	done := make(chan bool)
+	go func() { done <- true }()
+	<-done
+}
+
+func TestMain(m *testing.M) { m.Run() }
+
+func BenchmarkX(b *testing.B) {
+	b.Log("bench")
+	b.Run("x", func(b *testing.B) {})
+}
+
+func check(tb testing.TB) {
+	tb.Helper()
+	tb.Error("via TB")
+}

@@ -1,0 +1,120 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// testingMethods maps methods of testing.T, testing.B and testing.TB to
+// the runtime functions replacing them. tOnly marks methods only
+// *testing.T has with that signature.
+var testingMethods = map[string]struct {
+	rt    string
+	tOnly bool
+}{
+	"Error": {rt: "TError"}, "Errorf": {rt: "TErrorf"},
+	"Fatal": {rt: "TFatal"}, "Fatalf": {rt: "TFatalf"},
+	"Fail": {rt: "TFail"}, "FailNow": {rt: "TFailNow"}, "Failed": {rt: "TFailed"},
+	"Log": {rt: "TLog"}, "Logf": {rt: "TLogf"},
+	"Skip": {rt: "TSkip"}, "Skipf": {rt: "TSkipf"}, "SkipNow": {rt: "TSkipNow"},
+	"Cleanup": {rt: "TCleanup"}, "Context": {rt: "TContext"},
+	"Run": {rt: "TRun", tOnly: true}, "Parallel": {rt: "TParallel", tOnly: true},
+}
+
+// testingType returns "T", "B" or "TB" if t is *testing.T, *testing.B,
+// testing.T, testing.B or testing.TB, and "" otherwise.
+func testingType(t types.Type) string {
+	named, ok := types.Unalias(derefType(t)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "testing" {
+		return ""
+	}
+	switch n := named.Obj().Name(); n {
+	case "T", "B":
+		return n
+	case "TB":
+		if _, isPtr := types.Unalias(t).(*types.Pointer); !isPtr {
+			return n
+		}
+	}
+	return ""
+}
+
+// mapTestingMethod rewrites t.Error(args) into rt.TError(t, args) and the
+// like, for receivers of type *testing.T, *testing.B, testing.TB or a
+// struct embedding one of them.
+func (r *rewriter) mapTestingMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection, m *types.Func) *callRW {
+	ent, ok := testingMethods[m.Name()]
+	if !ok {
+		return nil
+	}
+	stop := func(t types.Type) bool { return testingType(t) != "" }
+	recv, recvT, err := r.receiver(f, sel, stop)
+	if err != nil {
+		return nil
+	}
+	if ent.tOnly && testingType(recvT) != "T" {
+		return nil
+	}
+	return &callRW{call: call, fn: r.rt(ent.rt), recv: recv, recvExpr: f.X, keep: true}
+}
+
+// isTestName reports whether name is the name of a test function.
+func isTestName(name string) bool {
+	if !strings.HasPrefix(name, "Test") {
+		return false
+	}
+	if len(name) == 4 {
+		return true
+	}
+	c, _ := utf8.DecodeRuneInString(name[4:])
+	return !unicode.IsLower(c)
+}
+
+// testFuncs wraps the body of every top-level TestXxx(t *testing.T)
+// function of a _test.go file:
+//
+//	func TestXxx(t *testing.T) { rt.Test(t, func(t *testing.T) { body }) }
+//
+// The body keeps its lines.
+func (r *rewriter) testFuncs() {
+	if !strings.HasSuffix(r.filename, "_test.go") {
+		return
+	}
+	for _, d := range r.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || fd.Body == nil || fd.Type.TypeParams != nil || !isTestName(fd.Name.Name) {
+			continue
+		}
+		ps := fd.Type.Params.List
+		if len(ps) != 1 || len(ps[0].Names) > 1 || (fd.Type.Results != nil && len(fd.Type.Results.List) > 0) {
+			continue
+		}
+		pt := r.typeOf(ps[0].Type)
+		if pt == nil || testingType(pt) != "T" {
+			continue
+		}
+		if _, isPtr := types.Unalias(pt).(*types.Pointer); !isPtr {
+			continue
+		}
+		typ, err := r.typeExpr(pt, fd.Body.Lbrace)
+		if err != nil {
+			r.warnf(fd.Pos(), "test %s not wrapped: %v", fd.Name.Name, err)
+			continue
+		}
+		name, inner := "__rtT", "_"
+		switch {
+		case len(ps[0].Names) == 0:
+			r.edits.insert(r.off(ps[0].Type.Pos()), name+" ")
+		case ps[0].Names[0].Name == "_":
+			r.edits.add(r.off(ps[0].Names[0].Pos()), r.off(ps[0].Names[0].End()), text(name))
+		default:
+			name = ps[0].Names[0].Name
+			inner = name
+		}
+		r.edits.insert(r.off(fd.Body.Lbrace)+1, " "+r.rt("Test")+"("+name+", func("+inner+" "+typ+") {")
+		r.edits.insert(r.off(fd.Body.Rbrace), "})")
+	}
+}
