@@ -29,6 +29,7 @@ type GoroutineInfo struct {
 	Site      uint32 // where
 	SpawnSite uint32 // where it was started (0 for the test goroutine)
 	Stack     string // its stack, when captured
+	NoStack   bool   // its stack at the end of the run would mislead (an earlier racing access)
 }
 
 // Finding is a bug exposed by an iteration.
@@ -152,9 +153,12 @@ func (it *Iteration) raceFinding(r *race.Race) *Finding {
 		return "read"
 	}
 	f.Message = fmt.Sprintf("%s by goroutine %d races with earlier %s by goroutine %d", verb(r.Cur.Write), r.Cur.G, verb(r.Prev.Write), r.Prev.G)
-	for _, a := range []race.Access{r.Cur, r.Prev} {
+	for i, a := range []race.Access{r.Cur, r.Prev} {
 		g := it.gs[a.G-1]
-		gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Site: a.Site, Status: verb(a.Write)}
+		gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Site: a.Site, Status: verb(a.Write), NoStack: i == 1}
+		if i == 1 {
+			gi.Status = "earlier " + gi.Status
+		}
 		f.Goroutines = append(f.Goroutines, gi)
 	}
 	return f
@@ -164,7 +168,7 @@ func (it *Iteration) raceFinding(r *race.Race) *Finding {
 func (it *Iteration) attachStacks(f *Finding) {
 	for i := range f.Goroutines {
 		gi := &f.Goroutines[i]
-		if gi.Stack == "" && gi.ID > 0 && int(gi.ID) <= len(it.gs) {
+		if gi.Stack == "" && !gi.NoStack && gi.ID > 0 && int(gi.ID) <= len(it.gs) {
 			gi.Stack = it.gs[gi.ID-1].stack
 		}
 	}
