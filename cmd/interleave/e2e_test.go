@@ -44,8 +44,6 @@ func TestExamplesAreFoundAndReplayed(t *testing.T) {
 		t.Skip("internal/instrument is not wired into the command yet (cmd/interleave/instrument.go)")
 	}
 	dir := examplesDir(t)
-	cache := t.TempDir()
-	t.Setenv(driver.CacheEnv, cache)
 	for _, tc := range []struct {
 		pkg, kind string // kind: a word the finding's kind must contain ("" for any)
 	}{

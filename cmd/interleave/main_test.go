@@ -25,7 +25,17 @@ func TestMain(m *testing.M) {
 		// meaningful for the command's own contract.
 		instrumentFile = standIn
 	}
-	os.Exit(m.Run())
+	// One cache for the whole test process: the runtime module is written
+	// and compiled once, not once per test (its build depends on its
+	// directory).
+	cache, err := os.MkdirTemp("", "interleave-cmd-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(driver.CacheEnv, cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 func standIn(fset *token.FileSet, f *ast.File, pkg *types.Package, info *types.Info, filename string) ([]byte, []driver.Warning, error) {
@@ -43,9 +53,6 @@ func standIn(fset *token.FileSet, f *ast.File, pkg *types.Package, info *types.I
 // cli runs the command in-process with a private cache.
 func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	if os.Getenv(driver.CacheEnv) == "" {
-		t.Setenv(driver.CacheEnv, t.TempDir())
-	}
 	var out, errb bytes.Buffer
 	code = run(context.Background(), args, &out, &errb)
 	if testing.Verbose() {

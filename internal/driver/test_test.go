@@ -51,7 +51,7 @@ func TestLoopVar(t *testing.T) {
 
 func TestRuntimeInjectedKeepsLanguageVersion(t *testing.T) {
 	skipShort(t)
-	cache := t.TempDir()
+	cache := sharedCacheDir
 	for _, tc := range []struct{ goLine, want string }{
 		{"1.21", "[3 3 3]"}, // one variable per loop
 		{"1.26", "[0 1 2]"}, // one per iteration
@@ -99,7 +99,7 @@ func TestFailingTestExitsOne(t *testing.T) {
 	skipShort(t)
 	dir := t.TempDir()
 	writeTree(t, dir, loopModule("1.22", "[9 9 9]"))
-	r := runTest(t, t.TempDir(), dir, []string{"./..."})
+	r := runTest(t, sharedCacheDir, dir, []string{"./..."})
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -118,7 +118,7 @@ func TestBuildErrorExitsTwoWithOriginalPosition(t *testing.T) {
 	files["broken.go"] = "package loop\n\n// Broken does not compile.\nfunc Broken() int {\n\treturn undefinedName\n}\n"
 	writeTree(t, dir, files)
 	before := hashTree(t, dir)
-	r := runTest(t, t.TempDir(), dir, nil)
+	r := runTest(t, sharedCacheDir, dir, nil)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -147,7 +147,7 @@ func TestInstrumentedFileBreaksBuildAtOriginalLine(t *testing.T) {
 			s := strings.Replace(string(src), "return i }", "return i + undefinedByInstrumenter }", 1)
 			return []byte("//line " + filename + ":1\n" + s), nil, nil
 		},
-		ToolID: "broken-instrumenter", CacheDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr,
+		ToolID: "broken-instrumenter", CacheDir: sharedCacheDir, Stdout: &stdout, Stderr: &stderr,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func TestMissingPackageIsBuildError(t *testing.T) {
 	skipShort(t)
 	dir := t.TempDir()
 	writeTree(t, dir, loopModule("1.22", "[0 1 2]"))
-	r := runTest(t, t.TempDir(), dir, []string{"./nosuchdir"})
+	r := runTest(t, sharedCacheDir, dir, []string{"./nosuchdir"})
 	if _, ok := r.err.(*BuildError); !ok {
 		t.Fatalf("err = %v (%T), want a *BuildError", r.err, r.err)
 	}
