@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"context"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,10 +44,11 @@ func TestInstrumentDeps(t *testing.T) {
 	}
 }
 
-func TestInstrumentDepsFromModuleCache(t *testing.T) {
-	skipShort(t)
-	// golang.org/x/sync is a dependency of this module, so it is in the
-	// module cache; its sums are in this module's go.sum.
+// xsyncModule writes a module that uses golang.org/x/sync/errgroup, a
+// dependency of this module (so it is in the module cache and its sums are
+// in this module's go.sum), and returns its directory.
+func xsyncModule(t *testing.T) string {
+	t.Helper()
 	var sums []string
 	version := ""
 	for _, line := range strings.Split(readFile(t, filepath.Join("..", "..", "go.sum")), "\n") {
@@ -65,6 +67,12 @@ func TestInstrumentDepsFromModuleCache(t *testing.T) {
 		"u.go":      "package u\n\nimport \"golang.org/x/sync/errgroup\"\n\n// Run runs nothing in a group.\nfunc Run() error {\n\tvar g errgroup.Group\n\tg.Go(func() error { return nil })\n\treturn g.Wait()\n}\n",
 		"u_test.go": "package u\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) {\n\tif err := Run(); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n",
 	})
+	return dir
+}
+
+func TestInstrumentDepsFromModuleCache(t *testing.T) {
+	skipShort(t)
+	dir := xsyncModule(t)
 	before := hashTree(t, dir)
 	cache := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -78,6 +86,27 @@ func TestInstrumentDepsFromModuleCache(t *testing.T) {
 	mirrored, _ := filepath.Glob(filepath.Join(cache, "modules", "*", "errgroup", "errgroup.go"))
 	if len(mirrored) != 1 || !strings.Contains(readFile(t, mirrored[0]), "interleave_rt") {
 		t.Errorf("errgroup not instrumented in a module mirror: %v", mirrored)
+	}
+	if hashTree(t, dir) != before {
+		t.Error("the run wrote into the user's tree")
+	}
+}
+
+func TestVendoredModuleBuildsFromModuleCache(t *testing.T) {
+	skipShort(t)
+	dir := xsyncModule(t)
+	cmd := exec.Command("go", "mod", "vendor")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("go mod vendor: %v\n%s", err, out)
+	}
+	before := hashTree(t, dir)
+	r := runTest(t, sharedCacheDir, dir, nil)
+	if r.err != nil || r.out.ExitCode() != ExitPass {
+		t.Fatalf("%v %+v\n%s\n%s", r.err, r.out, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "-mod=mod") {
+		t.Errorf("no warning that the vendor directory is not used:\n%s", r.stderr)
 	}
 	if hashTree(t, dir) != before {
 		t.Error("the run wrote into the user's tree")

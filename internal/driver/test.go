@@ -107,7 +107,14 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 			return nil, err
 		}
 		args = append(args, "-modfile="+plan.Path)
-		if plan.ModMod {
+		switch {
+		case plan.ModMod:
+			args = append(args, "-mod=mod")
+		case vendored(mod.Dir) && !hasFlag(o.GoFlags, "mod"):
+			// The go command reads vendor/modules.txt past any overlay, so
+			// the injected runtime cannot be vendored: build from the
+			// module cache instead.
+			fmt.Fprintf(o.Stderr, "interleave: warning: building with -mod=mod: the vendor directory cannot hold the injected runtime\n")
 			args = append(args, "-mod=mod")
 		}
 	}
@@ -251,4 +258,21 @@ func printWarnings(w io.Writer, dir string, warns []Warning) {
 	for _, l := range sorted {
 		fmt.Fprintln(w, l)
 	}
+}
+
+// vendored reports whether the module in dir has a vendor directory.
+func vendored(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt"))
+	return err == nil
+}
+
+// hasFlag reports whether flags (as "-name=value") set the go flag name.
+func hasFlag(flags []string, name string) bool {
+	for _, f := range flags {
+		f = strings.TrimLeft(f, "-")
+		if f == name || strings.HasPrefix(f, name+"=") {
+			return true
+		}
+	}
+	return false
 }
