@@ -34,11 +34,13 @@ type goEnv struct {
 	GOWORK     string
 	GOVERSION  string
 	GOMODCACHE string
+	GOOS       string
+	GOARCH     string
 }
 
 // readGoEnv runs "go env" in dir.
 func readGoEnv(ctx context.Context, dir string, env []string) (*goEnv, error) {
-	out, err := goCmd(ctx, dir, env, "env", "-json", "GOMOD", "GOWORK", "GOVERSION", "GOMODCACHE")
+	out, err := goCmd(ctx, dir, env, "env", "-json", "GOMOD", "GOWORK", "GOVERSION", "GOMODCACHE", "GOOS", "GOARCH")
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 			!isTestMain(p) && !isRuntimePackage(p.PkgPath) && len(p.GoFiles) > 0
 	}
 	k := &keyer{
-		salt:           strings.Join([]string{"interleave instrumentation v1", o.ToolID, ge.GOVERSION, RuntimeImport}, "\n"),
+		salt:           strings.Join([]string{"interleave instrumentation v1", o.ToolID, ge.GOVERSION, ge.GOOS, ge.GOARCH, RuntimeImport}, "\n"),
 		instrumentable: instrumentable,
 		memo:           map[string]string{},
 		fileHash:       map[string]string{},
