@@ -2,13 +2,10 @@ package driver
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -34,20 +31,6 @@ type unit struct {
 	pkg   *packages.Package // from the list load
 	files []string          // absolute paths, sorted
 	key   string
-}
-
-// cachedUnit is the index record of an instrumented unit.
-type cachedUnit struct {
-	// Replace maps an original file to its instrumented copy in the cache.
-	Replace  map[string]string `json:"replace"`
-	Warnings []cachedWarning   `json:"warnings,omitempty"`
-}
-
-type cachedWarning struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Col  int    `json:"col"`
-	Msg  string `json:"msg"`
 }
 
 // instrumentation is the outcome of the instrument step.
@@ -266,49 +249,27 @@ func (r *instrumentation) add(c *cachedUnit) {
 	}
 }
 
-// storeFile stores an instrumented file in the cache under the hash of its
-// content, keeping its base name (the go command reads build constraints
-// and the _test suffix from the original name, but error messages and
-// tools are clearer with the same name), and returns its path.
-func storeFile(cacheDir, base string, content []byte) (string, error) {
-	h := hashBytes(content)
-	dst := filepath.Join(cacheDir, "files", h[:2], h[2:26], base)
-	if _, err := os.Stat(dst); err == nil {
-		return dst, nil
+// instrumentGraph instruments the packages of the graph that belong to the
+// main module (and, with InstrumentDeps, to dependency modules), from the
+// cache where it can.
+func instrumentGraph(ctx context.Context, o Options, ws *workspace, all []*packages.Package) (*instrumentation, error) {
+	instrumentable := func(p *packages.Package) bool {
+		return p.Module != nil && (p.Module.Main || o.InstrumentDeps) &&
+			!isTestMain(p) && !isRuntimePackage(p.PkgPath) && len(p.GoFiles) > 0
 	}
-	if err := writeFileAtomic(dst, content); err != nil {
-		return "", fmt.Errorf("caching an instrumented file: %w", err)
+	k := &keyer{
+		salt:           strings.Join([]string{"interleave instrumentation v1", o.ToolID, ws.goe.GOVERSION, ws.goe.GOOS, ws.goe.GOARCH, RuntimeImport}, "\n"),
+		instrumentable: instrumentable,
+		memo:           map[string]string{},
+		fileHash:       map[string]string{},
 	}
-	return dst, nil
-}
-
-func indexPath(cacheDir, key string) string {
-	return filepath.Join(cacheDir, "index", key[:2], key[2:]+".json")
-}
-
-// readIndex returns the cached instrumentation of the unit with key, if
-// every file it names is still in the cache.
-func readIndex(cacheDir, key string) (*cachedUnit, error) {
-	b, err := os.ReadFile(indexPath(cacheDir, key))
-	if err != nil {
-		return nil, err
-	}
-	var c cachedUnit
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("corrupt cache entry %s: %w", key, err)
-	}
-	for _, dst := range c.Replace {
-		if _, err := os.Stat(dst); err != nil {
-			return nil, errors.Join(fs.ErrNotExist, err)
+	units := selectUnits(all, instrumentable)
+	for _, u := range units {
+		pk, err := k.key(u.pkg)
+		if err != nil {
+			return nil, err
 		}
+		u.key = hashBytes([]byte(pk + "\n" + strings.Join(u.files, "\n")))
 	}
-	return &c, nil
-}
-
-func writeIndex(cacheDir, key string, c *cachedUnit) error {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return fmt.Errorf("encoding a cache entry: %w", err)
-	}
-	return writeFileAtomic(indexPath(cacheDir, key), b)
+	return instrumentUnits(ctx, ws.load, o.CacheDir, units, o.Instrument)
 }

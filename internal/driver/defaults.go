@@ -1,0 +1,66 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"interleave.dev"
+)
+
+// withDefaults returns a copy of opts with its defaults filled in.
+func (opts Options) withDefaults() (Options, error) {
+	o := opts
+	if o.Instrument == nil {
+		return o, errors.New("driver: no instrumenter")
+	}
+	if o.Dir == "" {
+		o.Dir = "."
+	}
+	dir, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return o, fmt.Errorf("resolving %s: %w", o.Dir, err)
+	}
+	o.Dir = dir
+	if len(o.Patterns) == 0 {
+		o.Patterns = []string{"."}
+	}
+	if o.Runtime == nil {
+		o.Runtime = interleave.RuntimeSource
+	}
+	if o.CacheDir == "" {
+		if o.CacheDir, err = CacheDir(); err != nil {
+			return o, err
+		}
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	if o.Stdout == nil {
+		o.Stdout = os.Stdout
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.ToolID == "" {
+		if o.ToolID, err = executableID(); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// executableID returns a hash of the running executable, which holds the
+// instrumenter: instrumented files cached by another build are not reused.
+func executableID() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("identifying the instrumenter: %w", err)
+	}
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		return "", fmt.Errorf("identifying the instrumenter: %w", err)
+	}
+	return hashBytes(b), nil
+}
