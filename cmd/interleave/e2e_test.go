@@ -13,8 +13,8 @@ import (
 	"interleave.dev/rt/wire"
 )
 
-// realInstrumenter reports whether the command has the real instrumenter
-// wired in (TestMain installs a stand-in otherwise).
+// realInstrumenter reports whether the command has an instrumenter wired
+// in; tests that need real instrumentation skip without one.
 var realInstrumenter = instrumentFile != nil
 
 // examplesDir is the examples module of the repository.

@@ -3,28 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"go/ast"
-	"go/printer"
-	"go/token"
-	"go/types"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/ast/astutil"
-
 	"interleave.dev/internal/driver"
 )
 
 func TestMain(m *testing.M) {
-	if instrumentFile == nil {
-		// Until the instrumenter is wired in, a stand-in that only imports
-		// the runtime (so the build must resolve it) keeps these tests
-		// meaningful for the command's own contract.
-		instrumentFile = standIn
-	}
 	// One cache for the whole test process: the runtime module is written
 	// and compiled once, not once per test (its build depends on its
 	// directory).
@@ -36,18 +24,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(cache)
 	os.Exit(code)
-}
-
-func standIn(fset *token.FileSet, f *ast.File, pkg *types.Package, info *types.Info, filename string) ([]byte, []driver.Warning, error) {
-	astutil.AddNamedImport(fset, f, "interleave_rt", driver.RuntimeImport)
-	f.Decls = append(f.Decls, &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
-		Names:  []*ast.Ident{ast.NewIdent("_")},
-		Values: []ast.Expr{&ast.SelectorExpr{X: ast.NewIdent("interleave_rt"), Sel: ast.NewIdent("RegisterFile")}},
-	}}})
-	var buf bytes.Buffer
-	cfg := printer.Config{Mode: printer.SourcePos | printer.UseSpaces | printer.TabIndent, Tabwidth: 8}
-	err := cfg.Fprint(&buf, fset, f)
-	return buf.Bytes(), nil, err
 }
 
 // cli runs the command in-process with a private cache.
