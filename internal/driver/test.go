@@ -86,8 +86,12 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 func explorationConfig(o Options, ws *workspace, all []*packages.Package) (wire.Config, error) {
 	cfg := o.Config
 	cfg.Results = filepath.Join(ws.tmp, "results.jsonl")
-	if cfg.ScheduleDir == "" {
+	switch {
+	case cfg.ScheduleDir == "":
 		cfg.ScheduleDir = filepath.Join(o.CacheDir, "schedules")
+	case !filepath.IsAbs(cfg.ScheduleDir):
+		// Test binaries run in their package's directory.
+		cfg.ScheduleDir = filepath.Join(o.Dir, cfg.ScheduleDir)
 	}
 	if cfg.Package == "" {
 		cfg.Package = singlePackage(all)
