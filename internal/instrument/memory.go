@@ -266,6 +266,28 @@ func (c *collector) hoistable(e ast.Expr) bool {
 		return c.hoistable(e.X) && c.hoistable(e.Index)
 	case *ast.StarExpr:
 		return c.hoistable(e.X)
+	case *ast.BinaryExpr:
+		// Arithmetic has no side effects; a panic it may cause (division
+		// by zero) the statement would cause too.
+		return c.hoistable(e.X) && c.hoistable(e.Y)
+	case *ast.UnaryExpr:
+		switch e.Op {
+		case token.SUB, token.ADD, token.NOT, token.XOR:
+			return c.hoistable(e.X)
+		}
+	case *ast.CallExpr:
+		if len(e.Args) != 1 || e.Ellipsis.IsValid() {
+			return false
+		}
+		if tv, ok := c.r.info.Types[e.Fun]; ok && tv.IsType() {
+			_, basic := tv.Type.Underlying().(*types.Basic)
+			return basic && c.hoistable(e.Args[0]) // conversion
+		}
+		if id, ok := unparen(e.Fun).(*ast.Ident); ok {
+			if b, ok := c.r.info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+				return c.hoistable(e.Args[0])
+			}
+		}
 	}
 	return false
 }

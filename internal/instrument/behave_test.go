@@ -1,0 +1,80 @@
+package instrument
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBehavior instruments small correct programs, builds them against
+// the runtime of this repository, and checks that each prints exactly
+// what the original prints: outside an exploration rt behaves like the
+// operations it replaces.
+func TestBehavior(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	progs, err := filepath.Glob("testdata/behave/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := tempModule(t)
+	var names []string
+	for _, p := range progs {
+		name := strings.TrimSuffix(filepath.Base(p), ".go")
+		names = append(names, name)
+		pkg := loadFile(t, p)
+		files, warns, err := Package(pkg, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, w := range warns {
+			t.Logf("%s: warning: %s", name, w)
+		}
+		abs, _ := filepath.Abs(p)
+		out, ok := files[abs]
+		if !ok {
+			t.Fatalf("%s: nothing rewritten", p)
+		}
+		orig, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for sub, src := range map[string][]byte{"orig": orig, "inst": out} {
+			d := filepath.Join(dir, sub, name)
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d, "main.go"), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if out, err := goCmd(t, dir, "vet", "./inst/..."); err != nil {
+		t.Fatalf("vet of the instrumented programs: %v\n%s", err, out)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			run := func(sub string) string {
+				exe := filepath.Join(dir, "bin", sub+"-"+name)
+				if out, err := goCmd(t, dir, "build", "-o", exe, "./"+sub+"/"+name); err != nil {
+					t.Fatalf("build %s/%s: %v\n%s", sub, name, err, out)
+				}
+				out, err := exec.Command(exe).CombinedOutput()
+				if err != nil {
+					t.Fatalf("%s/%s: %v\n%s", sub, name, err, out)
+				}
+				return string(out)
+			}
+			want, got := run("orig"), run("inst")
+			if got != want {
+				t.Errorf("instrumented output differs\n--- original:\n%s--- instrumented:\n%s", want, got)
+			}
+			if strings.TrimSpace(want) == "" {
+				t.Errorf("program printed nothing")
+			}
+		})
+	}
+}
