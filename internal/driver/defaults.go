@@ -44,7 +44,7 @@ func (opts Options) withDefaults() (Options, error) {
 		o.Stderr = os.Stderr
 	}
 	if o.ToolID == "" {
-		if o.ToolID, err = executableID(); err != nil {
+		if o.ToolID, err = executableID(o.CacheDir); err != nil {
 			return o, err
 		}
 	}
@@ -53,14 +53,27 @@ func (opts Options) withDefaults() (Options, error) {
 
 // executableID returns a hash of the running executable, which holds the
 // instrumenter: instrumented files cached by another build are not reused.
-func executableID() (string, error) {
+// The hash is remembered in the cache under the executable's path, size and
+// modification time, so that it is computed once per build.
+func executableID(cacheDir string) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("identifying the instrumenter: %w", err)
+	}
+	info, err := os.Stat(exe)
+	if err != nil {
+		return "", fmt.Errorf("identifying the instrumenter: %w", err)
+	}
+	stamp := hashBytes([]byte(fmt.Sprintf("%s\n%d\n%d", exe, info.Size(), info.ModTime().UnixNano())))
+	memo := filepath.Join(cacheDir, "tool", stamp[:32])
+	if b, err := os.ReadFile(memo); err == nil && len(b) == 64 {
+		return string(b), nil
 	}
 	b, err := os.ReadFile(exe)
 	if err != nil {
 		return "", fmt.Errorf("identifying the instrumenter: %w", err)
 	}
-	return hashBytes(b), nil
+	id := hashBytes(b)
+	writeFileAtomic(memo, []byte(id)) // best effort: a miss only costs a hash
+	return id, nil
 }

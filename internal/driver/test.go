@@ -18,17 +18,17 @@ import (
 // 2) when the run cannot start, and a *BuildError when a package cannot be
 // loaded; findings and test failures are in the Outcome.
 func Test(ctx context.Context, opts Options) (*Outcome, error) {
+	timing := newTimer(opts.Env)
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	timing := newTimer(o.Env)
 	ws, err := newWorkspace(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	defer ws.close()
-	timing.lap("go env")
+	timing.lap("setup")
 
 	all, err := listGraph(ctx, ws.load, o.Patterns)
 	timing.lap("list")

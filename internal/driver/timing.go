@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 )
@@ -18,9 +19,14 @@ type timer struct {
 	laps  []string
 }
 
+// newTimer starts a timer that prints when env (or, if nil, the process
+// environment) sets TimingEnv to 1.
 func newTimer(env []string) *timer {
 	now := time.Now()
 	t := &timer{start: now, last: now}
+	if env == nil {
+		env = os.Environ()
+	}
 	for _, kv := range env {
 		if kv == TimingEnv+"=1" {
 			t.on = true
