@@ -51,7 +51,13 @@ go test flags, passed through: -run, -skip, -v, -count, -timeout, -json,
 -failfast, -short, -shuffle, -parallel, -tags, -cover..., -cpu, -list, the
 profile flags, -C, and the build flags (-gcflags, -ldflags, -mod, -p, -x,
 -n, -work, -trimpath, ...). -modfile and -overlay are the tool's own and
-cannot be given.
+cannot be given. -race is interleave's detector; go's race detector is not
+used.
+
+Environment:
+	INTERLEAVE_CACHE   the cache directory (default: user cache dir/interleave)
+	INTERLEAVE_TIMING  1 prints the time of each step (setup, list,
+	                   instrument, go test)
 `
 
 const replayUsage = `usage: interleave replay [flags] FILE
