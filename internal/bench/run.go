@@ -37,7 +37,7 @@ type Config struct {
 	Timeout time.Duration
 	// MaxSteps is the runtime's step bound per schedule (0: its default).
 	MaxSteps int
-	// Parallel is the number of packages built and run at once (default
+	// Parallel is the number of kernels built and run at once (default
 	// 2); each runs one process at a time.
 	Parallel int
 	// Variants restricts the variants run (default all).
@@ -157,8 +157,8 @@ func Classify(k *Kernel, r *Run) {
 }
 
 // Execute builds every selected variant of every kernel once and runs it
-// under every strategy and seed of cfg, at most cfg.Parallel packages at a
-// time. It returns the runs sorted by kernel, variant, strategy and seed. A
+// under every strategy and seed of cfg, at most cfg.Parallel kernels at a
+// time (each builds or runs one process at a time). It returns the runs sorted by kernel, variant, strategy and seed. A
 // package that does not build yields error runs, not an error; the error is
 // for a harness that cannot work at all (no work directory, canceled).
 func Execute(ctx context.Context, cfg Config, kernels []*Kernel, b Builder) ([]Run, error) {
@@ -180,19 +180,7 @@ func Execute(ctx context.Context, cfg Config, kernels []*Kernel, b Builder) ([]R
 		}
 	}
 
-	type unit struct {
-		k       *Kernel
-		variant string
-	}
-	var units []unit
-	for _, k := range kernels {
-		for _, v := range cfg.Variants {
-			if k.Has(v) {
-				units = append(units, unit{k, v})
-			}
-		}
-	}
-	jobs := make(chan unit)
+	jobs := make(chan *Kernel)
 	var (
 		mu   sync.Mutex
 		runs []Run
@@ -203,23 +191,24 @@ func Execute(ctx context.Context, cfg Config, kernels []*Kernel, b Builder) ([]R
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for u := range jobs {
-				rs := runUnit(ctx, cfg, work, b, u.k, u.variant)
+			for k := range jobs {
+				start := time.Now()
+				rs := runKernel(ctx, cfg, work, b, k)
 				mu.Lock()
 				runs = append(runs, rs...)
 				done++
 				if cfg.Progress != nil {
-					fmt.Fprintf(cfg.Progress, "bench: [%d/%d] %s\n", done, len(units), unitLine(u.k, u.variant, rs))
+					fmt.Fprintf(cfg.Progress, "bench: [%d/%d] %s (%.1fs)\n", done, len(kernels), kernelLine(k, rs), time.Since(start).Seconds())
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for _, u := range units {
+	for _, k := range kernels {
 		if ctx.Err() != nil {
 			break
 		}
-		jobs <- u
+		jobs <- k
 	}
 	close(jobs)
 	wg.Wait()
@@ -230,26 +219,41 @@ func Execute(ctx context.Context, cfg Config, kernels []*Kernel, b Builder) ([]R
 	return runs, nil
 }
 
-// unitLine summarizes the runs of one package for the progress output.
-func unitLine(k *Kernel, variant string, rs []Run) string {
-	var det, fin, errs int
-	for _, r := range rs {
-		switch {
-		case r.Outcome == OutcomeError:
-			errs++
-		case r.Outcome == wire.OutcomeFinding:
-			fin++
+// kernelLine summarizes the runs of one kernel for the progress output.
+func kernelLine(k *Kernel, rs []Run) string {
+	var parts []string
+	for _, v := range Variants {
+		var n, det, fin, errs int
+		for _, r := range rs {
+			if r.Variant != v {
+				continue
+			}
+			n++
+			switch {
+			case r.Outcome == OutcomeError:
+				errs++
+			case r.Outcome == wire.OutcomeFinding:
+				fin++
+			}
+			if r.Detected {
+				det++
+			}
 		}
-		if r.Detected {
-			det++
+		if n == 0 {
+			continue
 		}
+		p := fmt.Sprintf("%s %d/%d detected", v, det, n)
+		if v == Fixed {
+			p = fmt.Sprintf("%s %d/%d false reports", v, fin, n)
+		}
+		if errs > 0 {
+			p += fmt.Sprintf(" (%d failed)", errs)
+		}
+		parts = append(parts, p)
 	}
-	s := fmt.Sprintf("%s/%s: %d runs, %d findings", k.Name, variant, len(rs), fin)
-	if variant != Fixed {
-		s += fmt.Sprintf(", %d detections", det)
-	}
-	if errs > 0 {
-		s += fmt.Sprintf(", %d errors (%s)", errs, firstLine(firstError(rs)))
+	s := k.Name + ": " + strings.Join(parts, ", ")
+	if e := firstError(rs); e != "" {
+		s += ": " + firstLine(e)
 	}
 	return s
 }
@@ -263,23 +267,38 @@ func firstError(rs []Run) string {
 	return ""
 }
 
-// runUnit builds one variant and runs it under every strategy and seed.
-func runUnit(ctx context.Context, cfg Config, work string, b Builder, k *Kernel, variant string) []Run {
-	pkgDir := filepath.Join(k.Dir, variant)
-	bin := filepath.Join(work, k.Name+"-"+variant+".test")
-	buildErr := b.Build(ctx, pkgDir, bin)
+// runKernel builds the selected variants of k in one go and runs each
+// under every strategy and seed. If the joint build fails, each variant is
+// built on its own, so that one broken variant does not hide the others.
+func runKernel(ctx context.Context, cfg Config, work string, b Builder, k *Kernel) []Run {
+	var variants []string
+	for _, v := range cfg.Variants {
+		if k.Has(v) {
+			variants = append(variants, v)
+		}
+	}
+	outDir := filepath.Join(work, k.Name)
+	buildErr := map[string]error{}
+	if err := b.Build(ctx, k.Dir, variants, outDir); err != nil {
+		for _, v := range variants {
+			buildErr[v] = b.Build(ctx, k.Dir, []string{v}, outDir)
+		}
+	}
 	var runs []Run
-	for _, s := range cfg.Strategies {
-		for _, seed := range cfg.seeds(s) {
-			var r Run
-			if buildErr != nil {
-				r = Run{Outcome: OutcomeError, Message: buildErr.Error()}
-			} else {
-				r = runOnce(ctx, cfg, work, bin, pkgDir, k.Name+"-"+variant, s, seed)
+	for _, v := range variants {
+		bin := filepath.Join(outDir, v+".test")
+		for _, s := range cfg.Strategies {
+			for _, seed := range cfg.seeds(s) {
+				var r Run
+				if err := buildErr[v]; err != nil {
+					r = Run{Outcome: OutcomeError, Message: err.Error()}
+				} else {
+					r = runOnce(ctx, cfg, work, bin, filepath.Join(k.Dir, v), k.Name+"-"+v, s, seed)
+				}
+				r.Kernel, r.Variant, r.Strategy, r.Seed = k.Name, v, s, seed
+				Classify(k, &r)
+				runs = append(runs, r)
 			}
-			r.Kernel, r.Variant, r.Strategy, r.Seed = k.Name, variant, s, seed
-			Classify(k, &r)
-			runs = append(runs, r)
 		}
 	}
 	return runs
