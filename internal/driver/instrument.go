@@ -103,13 +103,15 @@ func (k *keyer) key(p *packages.Package) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\nid %s\n", k.salt, p.ID)
 	switch m := p.Module; {
-	case m == nil:
+	case m == nil && p.PkgPath != fileArgsPackage:
 		b.WriteString("std\n") // the toolchain version is in the salt
 	case !k.instrumentable(p) && m.Replace == nil && m.Version != "":
 		// An immutable module version from the module cache.
 		fmt.Fprintf(&b, "module %s@%s\nfiles %q\n", m.Path, m.Version, p.GoFiles)
 	default:
-		fmt.Fprintf(&b, "module %s go %s\n", m.Path, m.GoVersion)
+		if m != nil {
+			fmt.Fprintf(&b, "module %s go %s\n", m.Path, m.GoVersion)
+		}
 		for _, f := range p.GoFiles {
 			h, err := k.hashFile(f)
 			if err != nil {
@@ -147,7 +149,10 @@ func (k *keyer) hashFile(path string) (string, error) {
 // missing units after a typed load. A unit whose package has type errors is
 // left uninstrumented and uncached, so that the compiler reports its errors
 // against the original files.
-func instrumentUnits(ctx context.Context, lc loadConfig, cacheDir string, units []*unit, instrument InstrumentFunc) (*instrumentation, error) {
+//
+// patterns are the run's package patterns, used to load the package of
+// files named on the command line again.
+func instrumentUnits(ctx context.Context, lc loadConfig, cacheDir string, units []*unit, instrument InstrumentFunc, patterns []string) (*instrumentation, error) {
 	r := &instrumentation{Replace: map[string]string{}, Modules: map[string]*packages.Module{}}
 	for _, u := range units {
 		for _, f := range u.files {
@@ -167,12 +172,18 @@ func instrumentUnits(ctx context.Context, lc loadConfig, cacheDir string, units 
 	if len(missing) == 0 {
 		return r, nil
 	}
-	patterns := map[string]bool{}
+	load := map[string]bool{}
 	for _, u := range missing {
-		patterns[loadPattern(u.pkg)] = true
+		if p := loadPattern(u.pkg); p != fileArgsPackage {
+			load[p] = true
+		} else {
+			for _, f := range patterns {
+				load[f] = true
+			}
+		}
 	}
 	var list []string
-	for p := range patterns {
+	for p := range load {
 		list = append(list, p)
 	}
 	sort.Strings(list)
@@ -254,8 +265,13 @@ func (r *instrumentation) add(c *cachedUnit) {
 // cache where it can.
 func instrumentGraph(ctx context.Context, o Options, ws *workspace, all []*packages.Package) (*instrumentation, error) {
 	instrumentable := func(p *packages.Package) bool {
-		return p.Module != nil && (p.Module.Main || o.InstrumentDeps) &&
-			!isTestMain(p) && !isRuntimePackage(p.PkgPath) && len(p.GoFiles) > 0
+		if isTestMain(p) || isRuntimePackage(p.PkgPath) || len(p.GoFiles) == 0 {
+			return false
+		}
+		if p.Module == nil { // the standard library, or files named on the command line
+			return p.PkgPath == fileArgsPackage && within(ws.mod.Dir, p.GoFiles[0])
+		}
+		return p.Module.Main || o.InstrumentDeps
 	}
 	k := &keyer{
 		salt:           strings.Join([]string{"interleave instrumentation v1", o.ToolID, ws.goe.GOVERSION, ws.goe.GOOS, ws.goe.GOARCH, RuntimeImport}, "\n"),
@@ -271,5 +287,11 @@ func instrumentGraph(ctx context.Context, o Options, ws *workspace, all []*packa
 		}
 		u.key = hashBytes([]byte(pk + "\n" + strings.Join(u.files, "\n")))
 	}
-	return instrumentUnits(ctx, ws.load, o.CacheDir, units, o.Instrument)
+	return instrumentUnits(ctx, ws.load, o.CacheDir, units, o.Instrument, o.Patterns)
+}
+
+// within reports whether file lies in dir.
+func within(dir, file string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -94,6 +94,10 @@ func isTestMain(p *packages.Package) bool {
 	return !strings.Contains(p.ID, " ") && strings.HasSuffix(p.ID, ".test")
 }
 
+// fileArgsPackage is the import path the go command gives the package of
+// files named on the command line.
+const fileArgsPackage = "command-line-arguments"
+
 // loadPattern returns the pattern that loads the package with the given ID
 // and its test variants: "p" for "p", "p [p.test]" and "p_test [p.test]".
 func loadPattern(p *packages.Package) string {

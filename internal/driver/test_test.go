@@ -169,3 +169,16 @@ func TestMissingPackageIsBuildError(t *testing.T) {
 		t.Fatalf("err = %v (%T), want a *BuildError", r.err, r.err)
 	}
 }
+
+func TestFilesNamedOnTheCommandLine(t *testing.T) {
+	skipShort(t)
+	dir := t.TempDir()
+	writeTree(t, dir, loopModule("1.22", "[0 1 2]"))
+	r := runTest(t, sharedCacheDir, dir, []string{"loop.go", "loop_test.go"}, "-v")
+	if r.err != nil || r.out.ExitCode() != ExitPass {
+		t.Fatalf("%v %+v\n%s\n%s", r.err, r.out, r.stdout, r.stderr)
+	}
+	if r.out.Instrumented == 0 || !strings.Contains(r.stdout, "ok  \tcommand-line-arguments") {
+		t.Errorf("files were not instrumented (%d units):\n%s", r.out.Instrumented, r.stdout)
+	}
+}
