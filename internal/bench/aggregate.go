@@ -126,6 +126,10 @@ type Summary struct {
 	BuggyDetected   int `json:"buggy_detected"`
 	Partial         int `json:"partial"`
 	PartialDetected int `json:"partial_detected"`
+	// Hard and HardDetected count the buggy variants of hard kernels run
+	// and detected by at least one seed.
+	Hard         int `json:"hard"`
+	HardDetected int `json:"hard_detected"`
 	// DetectRuns of BugRuns runs on buggy and partial variants detected the
 	// bug.
 	BugRuns    int `json:"bug_runs"`
@@ -168,6 +172,12 @@ func Summarize(strategies []string, rows []Row, runs []Run) []Summary {
 				sum.Buggy++
 				if r.Detected > 0 {
 					sum.BuggyDetected++
+				}
+				if r.Hard {
+					sum.Hard++
+					if r.Detected > 0 {
+						sum.HardDetected++
+					}
 				}
 			case Partial:
 				sum.Partial++
@@ -214,6 +224,9 @@ func (s Summary) String() string {
 	fmt.Fprintf(&b, "%-7s buggy %d/%d detected", s.Strategy+":", s.BuggyDetected, s.Buggy)
 	if s.Partial > 0 {
 		fmt.Fprintf(&b, ", partial %d/%d", s.PartialDetected, s.Partial)
+	}
+	if s.Hard > 0 {
+		fmt.Fprintf(&b, ", hard %d/%d", s.HardDetected, s.Hard)
 	}
 	fmt.Fprintf(&b, " (%d/%d runs)", s.DetectRuns, s.BugRuns)
 	if s.ToDetection.N > 0 {

@@ -105,7 +105,7 @@ func TestSummarize(t *testing.T) {
 	}
 	r := sums[0]
 	want := Summary{
-		Strategy: "random", Buggy: 2, BuggyDetected: 2, Partial: 1, PartialDetected: 1,
+		Strategy: "random", Buggy: 2, BuggyDetected: 2, Partial: 1, PartialDetected: 1, Hard: 1, HardDetected: 1,
 		BugRuns: 7, DetectRuns: 6, Fixed: 2, FixedFalse: 1, FalseRuns: 1,
 		ToDetection: Spread{N: 6, Median: 3.5, Min: 1, Max: 10}, Seconds: 5.0, Errors: 1,
 	}
@@ -117,7 +117,7 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("dfs summary %+v", d)
 	}
 	line := r.String()
-	for _, s := range []string{"random:", "buggy 2/2 detected", "partial 1/1", "(6/7 runs)", "median 3.5 schedules", "false reports on 1/2 fixed twins (1 runs)", "1 runs failed"} {
+	for _, s := range []string{"random:", "buggy 2/2 detected", "partial 1/1", "hard 1/1", "(6/7 runs)", "median 3.5 schedules", "false reports on 1/2 fixed twins (1 runs)", "1 runs failed"} {
 		if !strings.Contains(line, s) {
 			t.Errorf("summary line %q lacks %q", line, s)
 		}
@@ -135,7 +135,8 @@ func TestMarkdown(t *testing.T) {
 	}
 	md := b.String()
 	for _, s := range []string{
-		"| random | 2/2 | 1/1 | 6/7 | 3.5 (1-10) | 1/2 / 1 | 1 | 5.00s |",
+		"| random | 2/2 | 1/1 | 1/1 | 6/7 | 3.5 (1-10) | 1/2 / 1 | 1 | 5.00s |",
+		"- abba/buggy under dfs: goroutine leak 1 of 1 runs (expected deadlock)",
 		"| abba **P** | deadlock: deadlock | buggy | random | 3/4 | 4 (1-10) | 500.0 |  | deadlock 3 |",
 		"|  |  | buggy | dfs | 0/1 | - | 500.0 |  | goroutine leak 1 |",
 		"|  |  | partial | random | 1/2 (1 failed) | 7 | 500.0 |  | deadlock 1 |",

@@ -50,9 +50,21 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	md := fs.String("md", filepath.Join("docs", "kernels.md"), "write the Markdown report here (\"\" for none)")
 	js := fs.String("json", filepath.Join("docs", "kernels.json"), "write the JSON report here (\"\" for none)")
 	schedDir := fs.String("schedule-dir", "-", "write the schedule files of findings here (\"-\" for none)")
-	verbose := fs.Bool("v", false, "print a line per package as it finishes")
+	verbose := fs.Bool("v", false, "print a line per kernel as it finishes")
+	render := fs.String("render", "", "run nothing: render the JSON report in this file again (to -md and -json)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *render != "" {
+		rep, err := ReadReport(*render)
+		if err == nil {
+			err = writeReport(rep, *md, *js)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "interleave bench: %v\n", err)
+			return 2
+		}
+		return printSummary(stdout, rep)
 	}
 
 	cfg := d
@@ -109,14 +121,26 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 		return 2
 	}
 	rep := NewReport(cfg, *quick, kernels, runs)
-	if err := writeFile(*md, rep.WriteMarkdown); err != nil {
+	if err := writeReport(rep, *md, *js); err != nil {
 		fmt.Fprintf(stderr, "interleave bench: %v\n", err)
 		return 2
 	}
-	if err := writeFile(*js, rep.WriteJSON); err != nil {
-		fmt.Fprintf(stderr, "interleave bench: %v\n", err)
-		return 2
+	status := printSummary(stdout, rep)
+	fmt.Fprintf(stdout, "bench: %d kernels, %d runs in %s\n", len(kernels), len(runs), time.Since(start).Round(time.Second))
+	return status
+}
+
+// writeReport writes the Markdown and JSON forms of rep ("" skips one).
+func writeReport(rep *Report, md, js string) error {
+	if err := writeFile(md, rep.WriteMarkdown); err != nil {
+		return err
 	}
+	return writeFile(js, rep.WriteJSON)
+}
+
+// printSummary prints the summary line of every strategy and every false
+// report and failed run; it returns 1 if there was any of those, else 0.
+func printSummary(stdout io.Writer, rep *Report) int {
 	status := 0
 	for _, s := range rep.Summaries {
 		fmt.Fprintln(stdout, s.String())
@@ -124,7 +148,6 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 			status = 1
 		}
 	}
-	fmt.Fprintf(stdout, "bench: %d kernels, %d runs in %s\n", len(kernels), len(runs), time.Since(start).Round(time.Second))
 	for _, r := range rep.Runs {
 		switch {
 		case r.FalseReport:

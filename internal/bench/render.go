@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 )
@@ -49,6 +50,24 @@ func NewReport(cfg Config, quick bool, kernels []*Kernel, runs []Run) *Report {
 	}
 }
 
+// ReadReport reads a report written by WriteJSON and recomputes its rows
+// and summaries from its runs, so that a report can be rendered again with
+// a newer renderer without running anything.
+func ReadReport(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("bench: reading the report: %w", err)
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("bench: reading the report %s: %w", path, err)
+	}
+	SortRuns(r.Runs)
+	r.Rows = Aggregate(r.Kernels, r.Runs)
+	r.Summaries = Summarize(r.Settings.Strategies, r.Rows, r.Runs)
+	return &r, nil
+}
+
 // WriteJSON writes the report as indented JSON.
 func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
@@ -77,11 +96,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString(".\n\n")
 
 	b.WriteString("## Summary\n\n")
-	b.WriteString("| strategy | buggy detected | partial detected | detecting runs | schedules to detection (median, min-max) | false reports (fixed twins / runs) | failed runs | exploration time |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("Kernels count as detected when at least one seed detected them.\n\n")
+	b.WriteString("| strategy | buggy detected | hard detected | partial detected | detecting runs | schedules to detection (median, min-max) | false reports (fixed twins / runs) | failed runs | exploration time |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, m := range r.Summaries {
-		fmt.Fprintf(&b, "| %s | %d/%d | %d/%d | %d/%d | %s | %d/%d / %d | %d | %.2fs |\n",
-			m.Strategy, m.BuggyDetected, m.Buggy, m.PartialDetected, m.Partial, m.DetectRuns, m.BugRuns,
+		fmt.Fprintf(&b, "| %s | %d/%d | %d/%d | %d/%d | %d/%d | %s | %d/%d / %d | %d | %.2fs |\n",
+			m.Strategy, m.BuggyDetected, m.Buggy, m.HardDetected, m.Hard, m.PartialDetected, m.Partial, m.DetectRuns, m.BugRuns,
 			spreadCell(m.ToDetection), m.FixedFalse, m.Fixed, m.FalseRuns, m.Errors, m.Seconds)
 	}
 
@@ -122,6 +142,24 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			name, class, row.Variant, row.Strategy+exhausted(row), detected, to, secs, falseCell, findingsCell(row.Findings))
+	}
+
+	var other []string
+	for _, row := range r.Rows {
+		if row.Variant == Fixed {
+			continue
+		}
+		for kind, n := range row.Findings {
+			if kind != row.Detect {
+				other = append(other, fmt.Sprintf("- %s/%s under %s: %s %d of %d runs (expected %s)", row.Kernel, row.Variant, row.Strategy, kind, n, row.Runs, row.Detect))
+			}
+		}
+	}
+	if len(other) > 0 {
+		sort.Strings(other)
+		b.WriteString("\n## Findings of another kind\n\n")
+		b.WriteString("Runs on buggy or partial variants that reported a finding other than the kernel's: either a second symptom of the same bug or a gap in a detector.\n\n")
+		b.WriteString(strings.Join(other, "\n") + "\n")
 	}
 
 	b.WriteString("\n## Kernels\n\n")
