@@ -47,7 +47,7 @@ func TestBehavior(t *testing.T) {
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(d, "main.go"), src, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(d, filepath.Base(p)), src, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -69,6 +69,7 @@ func TestBehavior(t *testing.T) {
 				return string(out)
 			}
 			want, got := run("orig"), run("inst")
+			t.Logf("output:\n%s", got)
 			if got != want {
 				t.Errorf("instrumented output differs\n--- original:\n%s--- instrumented:\n%s", want, got)
 			}

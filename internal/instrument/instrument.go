@@ -13,7 +13,6 @@
 package instrument
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -23,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -178,8 +178,12 @@ func (r *rewriter) unsupportedFile() string {
 			return "cgo files are not instrumented"
 		}
 	}
-	if bytes.Contains(r.src, []byte("//line ")) || bytes.Contains(r.src, []byte("/*line ")) {
-		return "the file has its own line directives"
+	for _, cg := range r.file.Comments {
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//line ") || strings.HasPrefix(c.Text, "/*line ") {
+				return "the file has its own line directives"
+			}
+		}
 	}
 	if r.tf.Size() != len(r.src) {
 		return "source does not match the parsed file"
@@ -220,14 +224,6 @@ func (r *rewriter) finish() ([]byte, error) {
 		return nil, fmt.Errorf("internal error: rewritten source does not parse: %w", err)
 	}
 	return out, nil
-}
-
-func (r *rewriter) siteList() string {
-	var b bytes.Buffer
-	for i := 0; i < len(r.sites); i += 2 {
-		fmt.Fprintf(&b, ", %d, %d", r.sites[i], r.sites[i+1])
-	}
-	return b.String()
 }
 
 // unusedImports returns the original import specs whose name no longer
@@ -279,14 +275,6 @@ func (r *rewriter) position(pos token.Pos) token.Position {
 	p := r.fset.PositionFor(pos, false)
 	p.Filename = r.filename
 	return p
-}
-
-// site registers the site at pos and returns the expression naming it.
-func (r *rewriter) site(pos token.Pos) string {
-	p := r.position(pos)
-	k := len(r.sites) / 2
-	r.sites = append(r.sites, p.Line, p.Column)
-	return fmt.Sprintf("%s+%d", r.sitesVar, k)
 }
 
 // tmp returns a fresh temporary name.

@@ -28,8 +28,12 @@ type selCase struct {
 // select that is a terminating statement stays one.
 func (r *rewriter) selectStmt(s *ast.SelectStmt, label *ast.LabeledStmt) {
 	cases, hasDefault, err := r.selectCases(s)
-	if err == "" && label != nil && r.hasGoto(label) {
-		err = "its label is the target of a goto"
+	if err == "" && label != nil && r.hasBranch(label, token.GOTO) {
+		if r.hasBranch(label, token.BREAK) {
+			err = "its label is the target of both goto and break"
+		} else {
+			label = nil // the label stays where it is, on the block
+		}
 	}
 	if err != "" {
 		r.warnf(s.Pos(), "select left native: %s", err)
@@ -235,12 +239,13 @@ func (r *rewriter) walkSelectNative(s *ast.SelectStmt) {
 	}
 }
 
-// hasGoto reports whether some goto statement targets label.
-func (r *rewriter) hasGoto(label *ast.LabeledStmt) bool {
+// hasBranch reports whether some branch statement of kind tok targets
+// label.
+func (r *rewriter) hasBranch(label *ast.LabeledStmt, tok token.Token) bool {
 	obj := r.info.Defs[label.Label]
 	found := false
 	ast.Inspect(r.file, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil && r.info.Uses[b.Label] == obj {
+		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == tok && b.Label != nil && r.info.Uses[b.Label] == obj {
 			found = true
 		}
 		return !found

@@ -1,5 +1,6 @@
+//line testdata/unsupported.go:1
 // Constructs left as they are, each with a warning.
-package unsupported
+package unsupported; import __rt "interleave.dev/rt"
 
 import (
 	"sync"
@@ -13,13 +14,13 @@ func Native(c chan int, n []int) {
 
 	i := 0
 again:
-	select { // the target of a goto: the label cannot move
-	case <-c:
+	{ __rtC2 := c; __rtSel1 := __rt.SelectStart(__rtSites_d92ff698+0); __rt.SelectRecv[int](__rtSel1, __rtC2); switch __rtSel1.Do(false) { // the target of a goto: the label stays on the block
+	default:
 		i++
 		if i < 2 {
 			goto again
 		}
-	}
+	}}
 
 	f := sync.OnceValue[int] // an explicitly instantiated function value
 	_ = f
@@ -31,9 +32,10 @@ again:
 
 func idx() int { return 0 }
 
+var __rtSites_d92ff698 = __rt.RegisterFile("testdata/unsupported.go", 16, 2)
+
 // Warnings:
 //	testdata/unsupported.go:12:2: time.Sleep called through a dot import is not instrumented
-//	testdata/unsupported.go:16:2: select left native: its label is the target of a goto
 //	testdata/unsupported.go:24:7: instantiated function value sync.OnceValue left native
 //	testdata/unsupported.go:26:7: promoted method expression (*sync.Mutex).Lock left native
 //	testdata/unsupported.go:29:2: access to n[idx()] not instrumented: its address depends on a call, or on a name declared in the statement

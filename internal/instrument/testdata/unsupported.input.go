@@ -13,7 +13,7 @@ func Native(c chan int, n []int) {
 
 	i := 0
 again:
-	select { // the target of a goto: the label cannot move
+	select { // the target of a goto: the label stays on the block
 	case <-c:
 		i++
 		if i < 2 {
