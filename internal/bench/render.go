@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -68,11 +69,39 @@ func ReadReport(path string) (*Report, error) {
 	return &r, nil
 }
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report as JSON: indented, except that each run is
+// one line, which keeps a report of a thousand runs readable and small.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	head := *r
+	head.Runs = nil
+	b, err := json.MarshalIndent(head, "", "  ")
+	if err != nil {
+		return fmt.Errorf("bench: writing JSON: %w", err)
+	}
+	// head ends with `"runs": null` and the closing brace: replace them.
+	const tail = "\"runs\": null\n}"
+	if !bytes.HasSuffix(b, []byte(tail)) {
+		return fmt.Errorf("bench: writing JSON: unexpected encoding of the report")
+	}
+	var out bytes.Buffer
+	out.Write(b[:len(b)-len(tail)])
+	out.WriteString("\"runs\": [")
+	for i, run := range r.Runs {
+		rb, err := json.Marshal(run)
+		if err != nil {
+			return fmt.Errorf("bench: writing JSON: %w", err)
+		}
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString("\n    ")
+		out.Write(rb)
+	}
+	if len(r.Runs) > 0 {
+		out.WriteString("\n  ")
+	}
+	out.WriteString("]\n}\n")
+	if _, err := w.Write(out.Bytes()); err != nil {
 		return fmt.Errorf("bench: writing JSON: %w", err)
 	}
 	return nil
