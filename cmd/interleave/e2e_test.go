@@ -154,3 +154,39 @@ func TestReplayOfChangedCodeSaysSo(t *testing.T) {
 		t.Errorf("summary does not say the replay diverged:\n%s", stderr)
 	}
 }
+
+// TestMultiPackageRunSchedulesNameTheirPackage runs two example packages in
+// one go test with -json: the runtime cannot know its package then, so the
+// driver completes the schedule files, and replay must find the package.
+func TestMultiPackageRunSchedulesNameTheirPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores the examples")
+	}
+	if !realInstrumenter {
+		t.Skip("internal/instrument is not wired into the command yet (cmd/interleave/instrument.go)")
+	}
+	dir := examplesDir(t)
+	code, stdout, stderr := cli(t, "test", "-C", dir, "-json", "./deadlock", "./race")
+	if code != driver.ExitFail {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	paths := map[string]bool{}
+	for _, m := range regexp.MustCompile(`replay: interleave replay ([^\s"\\]+)`).FindAllStringSubmatch(stdout, -1) {
+		paths[m[1]] = true
+	}
+	if len(paths) != 2 {
+		t.Fatalf("want two schedule files in the output, got %v", paths)
+	}
+	for p := range paths {
+		s, err := wire.ReadSchedule(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(s.Package, "example.com/examples/") {
+			t.Errorf("%s: package %q", p, s.Package)
+		}
+		if code, out, errs := cli(t, "replay", "-C", dir, p); code != driver.ExitFail {
+			t.Errorf("replay %s: exit %d, want 1\n%s\n%s", p, code, out, errs)
+		}
+	}
+}
