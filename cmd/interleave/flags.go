@@ -28,6 +28,18 @@ var goValueFlags = []string{
 	"shuffle", "skip", "timeout", "trace",
 }
 
+// testBinaryFlags are the go test flags that also have a "test." form
+// ("-test.run"), which go test accepts too.
+var testBinaryFlags = map[string]bool{
+	"bench": true, "benchmem": true, "benchtime": true, "blockprofile": true,
+	"blockprofilerate": true, "count": true, "coverprofile": true, "cpu": true,
+	"cpuprofile": true, "failfast": true, "fullpath": true, "fuzz": true,
+	"fuzzminimizetime": true, "fuzztime": true, "list": true, "memprofile": true,
+	"memprofilerate": true, "mutexprofile": true, "mutexprofilefraction": true,
+	"outputdir": true, "parallel": true, "run": true, "short": true,
+	"shuffle": true, "skip": true, "timeout": true, "trace": true, "v": true,
+}
+
 // reservedFlags are go test flags the tool sets itself.
 var reservedFlags = []string{"modfile", "overlay"}
 
@@ -56,15 +68,19 @@ func (r rejectFlag) Set(string) error {
 // passThrough defines the go test flags on fs, recording them into out.
 // Flags the caller defined first (such as -tags) are skipped.
 func passThrough(fs *flag.FlagSet, out *[]string) {
-	for _, n := range goBoolFlags {
+	define := func(n string, isBool bool) {
 		if fs.Lookup(n) == nil {
-			fs.Var(&passFlag{name: n, isBool: true, out: out}, n, "passed to go test")
+			fs.Var(&passFlag{name: n, isBool: isBool, out: out}, n, "passed to go test")
+		}
+		if testBinaryFlags[n] {
+			fs.Var(&passFlag{name: "test." + n, isBool: isBool, out: out}, "test."+n, "passed to go test")
 		}
 	}
+	for _, n := range goBoolFlags {
+		define(n, true)
+	}
 	for _, n := range goValueFlags {
-		if fs.Lookup(n) == nil {
-			fs.Var(&passFlag{name: n, out: out}, n, "passed to go test")
-		}
+		define(n, false)
 	}
 	for _, n := range reservedFlags {
 		fs.Var(rejectFlag{n}, n, "reserved")

@@ -94,7 +94,7 @@ func TestFlagsInterspersedAndPassedThrough(t *testing.T) {
 	c.define(fs)
 	pos, testArgs, err := parseInterspersed(fs, []string{
 		"-v", "./a/...", "-run", "TestX", "./b", "-race=false", "-count=3",
-		"-tags", "x,y", "-strategy=pct", "-gcflags=-N -l", "-json", "-args", "-custom", "1",
+		"-tags", "x,y", "-strategy=pct", "-gcflags=-N -l", "-json", "-test.short", "-args", "-custom", "1",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestFlagsInterspersedAndPassedThrough(t *testing.T) {
 	if want := []string{"-custom", "1"}; !reflect.DeepEqual(testArgs, want) {
 		t.Errorf("test args = %q, want %q", testArgs, want)
 	}
-	if want := []string{"-v=true", "-run=TestX", "-count=3", "-gcflags=-N -l", "-json=true"}; !reflect.DeepEqual(c.goFlags, want) {
+	if want := []string{"-v=true", "-run=TestX", "-count=3", "-gcflags=-N -l", "-json=true", "-test.short=true"}; !reflect.DeepEqual(c.goFlags, want) {
 		t.Errorf("go flags = %q, want %q", c.goFlags, want)
 	}
 	if *strategy != "pct" || *race || c.tags != "x,y" {
