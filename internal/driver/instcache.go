@@ -64,6 +64,10 @@ func readIndex(cacheDir, key string) (*cachedUnit, error) {
 			return nil, errors.Join(fs.ErrNotExist, err)
 		}
 	}
+	markUsed(indexPath(cacheDir, key))
+	for _, dst := range c.Replace {
+		markUsed(dst)
+	}
 	return &c, nil
 }
 

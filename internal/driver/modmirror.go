@@ -82,6 +82,7 @@ func mirrorModule(cacheDir string, m *packages.Module, files map[string]string) 
 	key := hashBytes([]byte(b.String()))
 	dir := filepath.Join(cacheDir, "modules", key[:24])
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		markUsed(filepath.Join(dir, "go.mod"))
 		return dir, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {

@@ -82,6 +82,7 @@ func WriteRuntime(cacheDir string, src fs.FS) (string, error) {
 	}
 	dir := filepath.Join(cacheDir, "runtime", version[:24])
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		markUsed(filepath.Join(dir, "go.mod"))
 		return dir, nil
 	}
 	parent := filepath.Dir(dir)

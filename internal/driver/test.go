@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -77,6 +78,7 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, fmt.Errorf("reading test results: %w", err)
 	}
 	attr.complete(out.Results)
+	trimCache(o.CacheDir, time.Now())
 	timing.lap("go test")
 	timing.print(o.Stderr)
 	return out, nil
