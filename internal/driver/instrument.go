@@ -220,9 +220,9 @@ func instrumentUnits(ctx context.Context, lc loadConfig, cacheDir string, units 
 func instrumentUnit(cacheDir string, p *packages.Package, u *unit, instrument InstrumentFunc) (*cachedUnit, error) {
 	c := &cachedUnit{Replace: map[string]string{}}
 	syntax := map[string]*ast.File{}
-	for i, f := range p.CompiledGoFiles {
-		if i < len(p.Syntax) {
-			syntax[f] = p.Syntax[i]
+	for _, f := range p.Syntax {
+		if tf := p.Fset.File(f.FileStart); tf != nil {
+			syntax[tf.Name()] = f
 		}
 	}
 	for _, f := range u.files {
