@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -116,9 +115,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) (positional, testArgs []
 		args = rest[i:]
 	}
 }
-
-// errUsage marks a usage error whose message and usage text were printed.
-var errUsage = errors.New("usage")
 
 // newFlagSet returns a FlagSet that prints usage to stderr on error.
 func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
