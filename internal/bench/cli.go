@@ -15,8 +15,8 @@ import (
 const Usage = `usage: interleave bench [flags] [kernel dirs]
 
 Bench runs the concurrency bug kernels (default: every kernel under
--suite) under each strategy and seed, and reports what each strategy
-detects: per kernel, variant and strategy, detections out of seeds,
+-suite) under each strategy and seed, and under plain "go test -race" as
+a baseline (strategy native), and reports what each strategy detects: per kernel, variant and strategy, detections out of seeds,
 schedules to first detection, time, and false reports on the fixed twins.
 Every variant's instrumented test binary is built once and run many times.
 
@@ -39,7 +39,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	}
 	d := DefaultConfig()
 	suite := fs.String("suite", "kernels", "directory holding the kernels")
-	strategies := fs.String("strategies", strings.Join(d.Strategies, ","), "comma-separated strategies")
+	strategies := fs.String("strategies", "", fmt.Sprintf("comma-separated strategies; %q is plain go test -race (default %s, -quick %s)",
+		Native, strings.Join(d.Strategies, ","), strings.Join(QuickConfig().Strategies, ",")))
 	seeds := fs.Int("seeds", 0, fmt.Sprintf("seeds per randomized strategy (default %d, -quick %d)", d.Seeds, QuickConfig().Seeds))
 	schedules := fs.Int("schedules", 0, fmt.Sprintf("schedule budget per run (default %d, -quick %d)", d.Schedules, QuickConfig().Schedules))
 	budget := fs.Duration("budget", 0, fmt.Sprintf("wall-clock budget per run (default %s, -quick %s)", d.Budget, QuickConfig().Budget))
@@ -71,7 +72,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	if *quick {
 		cfg = QuickConfig()
 	}
-	cfg.Strategies = splitList(*strategies)
+	if *strategies != "" {
+		cfg.Strategies = splitList(*strategies)
+	}
 	cfg.Variants = splitList(*variants)
 	for _, v := range cfg.Variants {
 		if !contains(Variants, v) {

@@ -138,7 +138,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("One row per kernel, variant and strategy. *detected*: runs that reported the kernel's finding kind, out of the runs (seeds). ")
 	b.WriteString("*to detection*: schedules run up to and including the first detecting one, median (min-max) over the detecting runs. ")
 	b.WriteString("*ms/run*: median exploration time per run, in milliseconds. *false*: runs with any finding on the fixed twin (must be 0). ")
-	b.WriteString("*findings*: every finding kind reported, with counts. Tags: **H** hard, **P** has a partial fix, **I** needs a specific input.\n\n")
+	b.WriteString("*findings*: every finding kind reported, with counts. Tags: **H** hard, **P** has a partial fix, **I** needs a specific input. ")
+	b.WriteString("Strategy *native* is the baseline: the uninstrumented test built with -race, run up to the schedule budget in one process under the real scheduler (*to detection* counts test executions, *hang* is a test that did not finish in " + NativeTimeout.String() + "; it cannot see leaks).\n\n")
 	b.WriteString("| kernel | class: detect | variant | strategy | detected | to detection | ms/run | false | findings |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	meta := map[string]*Kernel{}

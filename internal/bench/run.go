@@ -20,8 +20,8 @@ import (
 // Config is the plan of a benchmark: which strategies, how many seeds, and
 // the budget of every run.
 type Config struct {
-	// Strategies are the runtime's strategy names (default random, pct,
-	// dfs).
+	// Strategies are the runtime's strategy names, plus Native for the
+	// plain go test baseline (default native, random, pct, dfs).
 	Strategies []string
 	// Seeds is the number of seeds (1..Seeds) of randomized strategies
 	// (default 5); systematic strategies run once, with seed 1.
@@ -55,7 +55,7 @@ type Config struct {
 // DefaultConfig returns the default plan.
 func DefaultConfig() Config {
 	return Config{
-		Strategies: []string{"random", "pct", "dfs"},
+		Strategies: []string{Native, "random", "pct", "dfs"},
 		Seeds:      5,
 		Schedules:  1000,
 		Budget:     60 * time.Second,
@@ -64,10 +64,12 @@ func DefaultConfig() Config {
 	}
 }
 
-// QuickConfig returns a smaller plan for continuous integration: two seeds
-// and 200 schedules per run.
+// QuickConfig returns a smaller plan for continuous integration: no native
+// baseline (its deadlocked runs wait for a timeout), two seeds and 200
+// schedules per run.
 func QuickConfig() Config {
 	c := DefaultConfig()
+	c.Strategies = []string{"random", "pct", "dfs"}
 	c.Seeds = 2
 	c.Schedules = 200
 	c.Budget = 15 * time.Second
@@ -152,7 +154,11 @@ type Run struct {
 // Classify sets r.Detected and r.FalseReport for kernel k.
 func Classify(k *Kernel, r *Run) {
 	finding := r.Outcome == wire.OutcomeFinding
-	r.Detected = finding && r.Variant != Fixed && r.Kind == k.Detect
+	kindMatches := r.Kind == k.Detect
+	if r.Strategy == Native {
+		kindMatches = nativeDetects(r.Kind, k.Detect)
+	}
+	r.Detected = finding && r.Variant != Fixed && kindMatches
 	r.FalseReport = finding && r.Variant == Fixed
 }
 
@@ -279,10 +285,16 @@ func runKernel(ctx context.Context, cfg Config, work string, b Builder, k *Kerne
 	}
 	outDir := filepath.Join(work, k.Name)
 	buildErr := map[string]error{}
-	if err := b.Build(ctx, k.Dir, variants, outDir); err != nil {
-		for _, v := range variants {
-			buildErr[v] = b.Build(ctx, k.Dir, []string{v}, outDir)
+	for _, s := range cfg.Strategies {
+		if s != Native { // some strategy needs the instrumented binaries
+			buildErr = buildAll(ctx, k.Dir, variants, outDir, b.Build)
+			break
 		}
+	}
+	nativeDir := filepath.Join(work, k.Name, Native)
+	var nativeErr map[string]error
+	if contains(cfg.Strategies, Native) {
+		nativeErr = buildAll(ctx, k.Dir, variants, nativeDir, buildNative)
 	}
 	var runs []Run
 	for _, v := range variants {
@@ -290,9 +302,14 @@ func runKernel(ctx context.Context, cfg Config, work string, b Builder, k *Kerne
 		for _, s := range cfg.Strategies {
 			for _, seed := range cfg.seeds(s) {
 				var r Run
-				if err := buildErr[v]; err != nil {
-					r = Run{Outcome: OutcomeError, Message: err.Error()}
-				} else {
+				switch {
+				case s == Native && nativeErr[v] != nil:
+					r = Run{Outcome: OutcomeError, Message: nativeErr[v].Error()}
+				case s == Native:
+					r = runNative(ctx, cfg, filepath.Join(nativeDir, v+".test"), filepath.Join(k.Dir, v))
+				case buildErr[v] != nil:
+					r = Run{Outcome: OutcomeError, Message: buildErr[v].Error()}
+				default:
 					r = runOnce(ctx, cfg, work, bin, filepath.Join(k.Dir, v), k.Name+"-"+v, s, seed)
 				}
 				r.Kernel, r.Variant, r.Strategy, r.Seed = k.Name, v, s, seed
@@ -302,6 +319,20 @@ func runKernel(ctx context.Context, cfg Config, work string, b Builder, k *Kerne
 		}
 	}
 	return runs
+}
+
+// buildAll builds the variants with build in one call, or one by one if
+// that fails, and returns the build error of each variant that failed.
+func buildAll(ctx context.Context, dir string, variants []string, outDir string, build func(context.Context, string, []string, string) error) map[string]error {
+	errs := map[string]error{}
+	if err := build(ctx, dir, variants, outDir); err != nil {
+		for _, v := range variants {
+			if err := build(ctx, dir, []string{v}, outDir); err != nil {
+				errs[v] = err
+			}
+		}
+	}
+	return errs
 }
 
 // runOnce runs the test binary bin once with the given strategy and seed
@@ -393,7 +424,7 @@ func SortRuns(runs []Run) {
 
 // knownStrategies orders the strategies in reports: the stateless ones
 // first, then the systematic ones, then the guided ones.
-var knownStrategies = []string{"random", "pct", "dfs", "dpor", "pcb", "hapset", "active", "regression", "mcr", "mpc"}
+var knownStrategies = []string{Native, "random", "pct", "dfs", "dpor", "pcb", "hapset", "active", "regression", "mcr", "mpc"}
 
 func strategyIndex(s string) int {
 	for i, x := range knownStrategies {
