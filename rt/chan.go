@@ -63,6 +63,7 @@ func model[T any](g *sched.G, p unsafe.Pointer, capacity int) (*sched.ChanObj, *
 	if sl == nil {
 		sl = &slab[T]{}
 		st.Slab = sl
+		adoptTicker(g, p, o, sl)
 	}
 	return o, sl
 }

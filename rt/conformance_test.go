@@ -472,3 +472,15 @@ func TestConformanceGoexitAndPanicsInGoroutines(t *testing.T) {
 		t.Errorf("panic in goroutine: got %s %q\n%s", rep.Kind, rep.Message, rep.Text)
 	}
 }
+
+// A ticker made before the exploration (a package-level time.Tick) ticks
+// in virtual time inside it.
+var packageTick = rt.Tick(10*time.Millisecond, 0)
+
+func TestConformancePackageLevelTicker(t *testing.T) {
+	expect(t, outcomes(t, rt.Options{}, func() string {
+		a := rt.Recv(packageTick, 0)
+		b := rt.Recv(packageTick, 0)
+		return fmt.Sprint(a.Sub(rt.Epoch), " ", b.Sub(rt.Epoch))
+	}), "10ms 20ms")
+}

@@ -78,7 +78,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		return nil, fmt.Errorf("interleave: %w", err)
 	}
 	if opts.MaxSteps <= 0 {
-		opts.MaxSteps = 100000
+		opts.MaxSteps = 1000000
 	}
 	stuck := opts.StuckAfter
 	if stuck == 0 {

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"sync"
 	"time"
 	"unsafe"
 
@@ -52,7 +53,38 @@ func Tick(d time.Duration, s Site) <-chan time.Time {
 		}
 		return NewTicker(d, s).C
 	}
-	return time.Tick(d)
+	c := time.Tick(d)
+	if c != nil {
+		nativeTickers.Store(recvPtr(c), d)
+	}
+	return c
+}
+
+// nativeTickers maps the channel of every ticker made outside an
+// exploration (typically "var tick = time.Tick(d)" at package level) to its
+// period. Inside an exploration, the first use of such a channel starts a
+// virtual ticker of that period on it: the real one would tick in wall
+// time, which the explorer does not follow.
+var nativeTickers sync.Map
+
+// adoptTicker starts a virtual ticker on channel o if it is the channel of
+// a ticker made outside the exploration.
+func adoptTicker[T any](g *sched.G, p unsafe.Pointer, o *sched.ChanObj, sl *slab[T]) {
+	v, ok := nativeTickers.Load(p)
+	if !ok {
+		return
+	}
+	ts, ok := any(sl).(*slab[time.Time])
+	if !ok {
+		return
+	}
+	d := int64(v.(time.Duration))
+	g.StartTimer(d, d, o, func(it *sched.Iteration, now int64) {
+		slot := ts.put(Epoch.Add(time.Duration(now)))
+		if !it.TimerSend(o, slot) {
+			ts.release(slot)
+		}
+	})
 }
 
 // NewTimer replaces time.NewTimer.
@@ -105,7 +137,9 @@ func TimerReset(t *time.Timer, d time.Duration, s Site) bool {
 func NewTicker(d time.Duration, s Site) *time.Ticker {
 	g := cur()
 	if g == nil {
-		return time.NewTicker(d)
+		t := time.NewTicker(d)
+		nativeTickers.Store(recvPtr(t.C), d)
+		return t
 	}
 	if d <= 0 {
 		panic("non-positive interval for NewTicker")

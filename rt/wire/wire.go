@@ -37,7 +37,7 @@ type Config struct {
 	// NoLeaks turns off the report of goroutines left blocked at test end.
 	NoLeaks bool `json:"no_leaks,omitempty"`
 	// MaxSteps bounds the scheduling points of one iteration; an iteration
-	// that reaches it is reported as a livelock (default 100000).
+	// that reaches it is reported as a livelock (default 1000000).
 	MaxSteps int `json:"max_steps,omitempty"`
 	// PCTDepth is the bug depth d of the PCT strategy (default 3).
 	PCTDepth int `json:"pct_depth,omitempty"`

@@ -64,7 +64,7 @@ func Explore(cfg Config, body func()) *Result {
 	exploring.Lock()
 	defer exploring.Unlock()
 	if cfg.MaxSteps <= 0 {
-		cfg.MaxSteps = 100000
+		cfg.MaxSteps = 1000000
 	}
 	if cfg.Schedules <= 0 {
 		cfg.Schedules = 1000

@@ -155,6 +155,16 @@ func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func
 	return t
 }
 
+// StartTimer starts a ticker (period > 0) or timer on channel ch without a
+// scheduling point: a ticker made outside the exploration, adopted on its
+// channel's first use.
+func (g *G) StartTimer(d, period int64, ch *ChanObj, fire func(it *Iteration, now int64)) *Timer {
+	it := g.it
+	t := &timer{ch: ch, period: period, fire: fire, creator: g.ID, obj: it.newID()}
+	it.addTimer(t, it.clock+d)
+	return t
+}
+
 // TimerOf returns the timer registered under key by NewTimer, or nil.
 func (g *G) TimerOf(key unsafe.Pointer) *Timer {
 	if o, ok := g.it.objs[key]; ok {
