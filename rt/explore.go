@@ -31,6 +31,9 @@ type Options struct {
 	// (default: os.TempDir()/interleave-schedules); "-" writes none.
 	ScheduleDir string
 	Package     string // recorded in the schedule file
+	// Timers is "eager" (default: a pending timer may fire at any choice
+	// point) or "idle" (only when no goroutine can run); see wire.Config.
+	Timers string
 }
 
 // Report is the outcome of an exploration.
@@ -71,7 +74,13 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 		hash = h
 		opts.NoRace, opts.NoLeaks, opts.MaxSteps = !opts.Replay.Race, !opts.Replay.Leaks, opts.Replay.MaxSteps
+		opts.Timers = opts.Replay.Timers
 		opts.Seed = opts.Replay.Seed
+	}
+	switch opts.Timers {
+	case "", "eager", "idle":
+	default:
+		return nil, fmt.Errorf("interleave: unknown timer mode %q (want eager or idle)", opts.Timers)
 	}
 	st, err := strategy.New(sc)
 	if err != nil {
@@ -95,6 +104,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		MaxSteps:   opts.MaxSteps,
 		StuckAfter: stuck,
 		ExpectHash: hash,
+		IdleTimers: opts.Timers == "idle",
 	}, body)
 	rep := &Report{
 		Test:      name,
@@ -122,6 +132,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Message:   f.Message,
 			Race:      !opts.NoRace,
 			Leaks:     !opts.NoLeaks,
+			Timers:    opts.Timers,
 			MaxSteps:  opts.MaxSteps,
 			Steps:     res.Steps,
 			EventHash: strconv.FormatUint(res.Hash, 16),

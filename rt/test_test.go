@@ -114,3 +114,21 @@ func TestTestEntryPoint(t *testing.T) {
 		t.Errorf("results %+v\n%s", res, out)
 	}
 }
+
+func TestHelperConfigConsumed(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by TestTestEntryPoint")
+	}
+	rt.Test(t, func(t *testing.T) {
+		if os.Getenv(wire.ConfigEnv) != "" {
+			rt.TError(t, "the configuration is still in the environment of the test")
+		}
+	})
+}
+
+func TestConfigNotInherited(t *testing.T) {
+	out, res := runHelper(t, "TestHelperConfigConsumed", wire.Config{Schedules: 2})
+	if len(res) != 1 || res[0].Outcome != wire.OutcomePass {
+		t.Errorf("results %+v\n%s", res, out)
+	}
+}

@@ -3,9 +3,11 @@ package rt
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,7 +33,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		body(t) // already inside an exploration
 		return
 	}
-	cfg, err := wire.LoadConfig()
+	cfg, err := config()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +49,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		StuckAfter:  time.Duration(cfg.StuckAfter),
 		ScheduleDir: cfg.ScheduleDir,
 		Package:     cfg.Package,
+		Timers:      cfg.Timers,
 	}
 	if cfg.Strategy == "replay" {
 		s, err := wire.ReadSchedule(cfg.Replay)
@@ -105,6 +108,24 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		}
 		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)
 	}
+}
+
+var loadedConfig struct {
+	once sync.Once
+	cfg  wire.Config
+	err  error
+}
+
+// config reads the driver's configuration once per test binary and removes
+// it from the environment, so that programs a test starts (often the test
+// binary itself, re-executed) run plainly instead of exploring too.
+func config() (wire.Config, error) {
+	l := &loadedConfig
+	l.once.Do(func() {
+		l.cfg, l.err = wire.LoadConfig()
+		os.Unsetenv(wire.ConfigEnv)
+	})
+	return l.cfg, l.err
 }
 
 // The per-iteration state of the test API. Only one exploration runs at a

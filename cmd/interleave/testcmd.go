@@ -54,6 +54,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		steps      int
 		pctDepth   int
 		stuckAfter time.Duration
+		timers     string
 	)
 	fs := newFlagSet("test", testUsage, stderr)
 	fs.StringVar(&strategy, "strategy", "random", "random, pct or dfs")
@@ -65,6 +66,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&steps, "steps", 0, "scheduling points per schedule")
 	fs.IntVar(&pctDepth, "pct-depth", 0, "bug depth of pct")
 	fs.DurationVar(&stuckAfter, "stuck-after", 0, "limit on uncontrolled code")
+	fs.StringVar(&timers, "timers", "eager", "eager or idle")
 	common.define(fs)
 	patterns, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -77,6 +79,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "random", "pct", "dfs":
 	default:
 		return usageError(stderr, "interleave test: -strategy %q: want random, pct or dfs", strategy)
+	}
+	if timers != "eager" && timers != "idle" {
+		return usageError(stderr, "interleave test: -timers %q: want eager or idle", timers)
 	}
 	if schedules < 0 || steps < 0 || pctDepth < 0 || budget < 0 || stuckAfter < 0 {
 		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -budget and -stuck-after must not be negative")
@@ -95,6 +100,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		PCTDepth:    pctDepth,
 		StuckAfter:  wire.Duration(stuckAfter),
 		ScheduleDir: common.scheduleDir,
+		Timers:      timers,
 	}
 	out, err := driver.Test(ctx, opts)
 	return finish(out, err, stderr)

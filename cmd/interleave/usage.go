@@ -38,10 +38,13 @@ Exploration flags:
 	                  this is interleave's detector, not go test -race)
 	-leaks            report goroutines left blocked (default true)
 	-steps N          scheduling points per schedule before a livelock is
-	                  reported (default 100000)
+	                  reported (default 1000000)
 	-pct-depth N      bug depth of the pct strategy (default 3)
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
+	-timers M         when a pending timer may fire: eager (default), at
+	                  any point, so timeouts race with work that could
+	                  still run; idle, only when nothing else can run
 	-schedule-dir DIR where schedule files are written (default: in the
 	                  cache directory)
 	-instrument-deps  also instrument dependency modules (never the

@@ -56,6 +56,12 @@ type Config struct {
 	// Package is the import path of the package under test, recorded in
 	// schedule files and results.
 	Package string `json:"package,omitempty"`
+	// Timers says when a pending timer may fire: "eager" (default), at any
+	// choice point, even while goroutines could still run, so that
+	// timeouts race with work; "idle", only when no goroutine can run (as
+	// testing/synctest's fake clock), so a timeout never beats runnable
+	// work.
+	Timers string `json:"timers,omitempty"`
 }
 
 // Duration is a time.Duration that encodes in JSON as a Go duration string.
@@ -204,6 +210,7 @@ type Schedule struct {
 	Message   string `json:"message,omitempty"`
 	Race      bool   `json:"race"`
 	Leaks     bool   `json:"leaks"`
+	Timers    string `json:"timers,omitempty"`
 	MaxSteps  int    `json:"max_steps"`
 	Steps     int    `json:"steps"` // scheduling points of the run
 	EventHash string `json:"event_hash"`

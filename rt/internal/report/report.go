@@ -71,6 +71,9 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 		b.WriteString("\n")
 		writeTrace(&b, f.Trace, f.Objects, pos)
 	}
+	if len(f.EarlyTimers) > 0 {
+		writeEarlyTimers(&b, f.EarlyTimers, pos)
+	}
 	if h.Path != "" {
 		fmt.Fprintf(&b, "\nschedule: %s\nreplay: interleave replay %s\n", h.Path, h.Path)
 	}
@@ -107,6 +110,29 @@ func writeTrace(b *strings.Builder, trace []event.Event, objects map[int32]strin
 		}
 		fmt.Fprintf(b, "    %-6s %-28s %s\n", who, what, at)
 	}
+}
+
+// writeEarlyTimers explains a schedule that needs timers to fire before
+// runnable goroutines get to run.
+func writeEarlyTimers(b *strings.Builder, early []sched.EarlyTimer, pos Positions) {
+	b.WriteString("\nnote: this schedule fires timers while other goroutines could still run:\n")
+	for i, e := range early {
+		if i == 5 {
+			fmt.Fprintf(b, "    (and %d more)\n", len(early)-i)
+			break
+		}
+		at := ""
+		if e.Site != 0 {
+			at = " started at " + pos(e.Site)
+		}
+		ids := make([]string, len(e.Runnable))
+		for k, g := range e.Runnable {
+			ids[k] = fmt.Sprint(g)
+		}
+		fmt.Fprintf(b, "    the %v timer%s fired while goroutine %s could run\n", e.Duration, at, strings.Join(ids, ", "))
+	}
+	b.WriteString("    It needs those goroutines to be delayed that long, which Go allows (a loaded machine, a GC pause)\n")
+	b.WriteString("    but which may not matter to you; -timers=idle fires timers only when nothing else can run.\n")
 }
 
 // Trim removes the runtime's own frames (package rt, the scheduler, the

@@ -24,6 +24,8 @@ type Config struct {
 	StuckAfter time.Duration // uncontrolled-code bound (0: none)
 	// ExpectHash, when non-zero, is the event hash a replay must reproduce.
 	ExpectHash uint64
+	// IdleTimers lets a timer fire only when no goroutine can run.
+	IdleTimers bool
 }
 
 // Result is the outcome of an exploration.

@@ -43,6 +43,9 @@ type Finding struct {
 	Logs       []string
 	Trace      []event.Event
 	Objects    map[int32]string // object id -> kind ("Mutex", "channel", ...)
+	// EarlyTimers are the timers the schedule fired while goroutines could
+	// still run.
+	EarlyTimers []EarlyTimer
 }
 
 func livelockMessage(n int) string {

@@ -56,6 +56,7 @@ type Iteration struct {
 	skipped    bool
 	logs       []string
 
+	early    []EarlyTimer
 	finding  *Finding
 	diverged string
 	ended    bool
@@ -125,13 +126,17 @@ func (it *Iteration) enabled(g *G) bool {
 // collect fills it.opts with the options at a thread choice point.
 func (it *Iteration) collect() {
 	it.opts = it.opts[:0]
-	if t := it.nextTimer(); t != nil {
+	t := it.nextTimer()
+	if t != nil {
 		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
 	}
 	for _, g := range it.live {
 		if it.enabled(g) {
 			it.opts = append(it.opts, strategy.Option{G: g.ID, Ev: g.pending})
 		}
+	}
+	if t != nil && it.x.cfg.IdleTimers && len(it.opts) > 1 {
+		it.opts = append(it.opts[:0], it.opts[1:]...)
 	}
 	if len(it.opts) > 1 {
 		it.fair()
@@ -220,6 +225,9 @@ func (it *Iteration) reschedule(g *G) {
 		}
 		o := it.opts[i]
 		if o.G == 0 {
+			if len(it.opts) > 1 {
+				it.noteEarlyTimer()
+			}
 			it.fireTimer()
 			continue
 		}
@@ -285,6 +293,7 @@ func (it *Iteration) fail(g *G, f *Finding) {
 	if it.finding == nil && it.diverged == "" {
 		f.Trace = it.trace
 		f.Objects = it.objectNames()
+		f.EarlyTimers = it.early
 		it.finding = f
 		it.wantStacks = true
 	}

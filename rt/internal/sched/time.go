@@ -31,6 +31,29 @@ type Timer struct {
 	period  int64   // ticker period
 	fire    func(it *Iteration, now int64)
 	creator int32
+	site    uint32 // where it was started
+	dur     int64  // how long after its start it fires
+}
+
+// EarlyTimer records a timer that fired while goroutines could still run:
+// a schedule that needs those goroutines to be delayed that long.
+type EarlyTimer struct {
+	Site     uint32
+	Duration time.Duration
+	Runnable []int32
+}
+
+// noteEarlyTimer records that the earliest timer is about to fire although
+// the goroutines in it.opts could run.
+func (it *Iteration) noteEarlyTimer() {
+	t := it.nextTimer()
+	e := EarlyTimer{Site: t.site, Duration: time.Duration(t.dur)}
+	for _, o := range it.opts {
+		if o.G != 0 {
+			e.Runnable = append(e.Runnable, o.G)
+		}
+	}
+	it.early = append(it.early, e)
 }
 
 type timer = Timer
@@ -41,6 +64,7 @@ type timerHeap struct {
 
 func (it *Iteration) addTimer(t *timer, when int64) {
 	t.when = when
+	t.dur = when - it.clock
 	it.timerSeq++
 	t.seq = it.timerSeq
 	if !t.active {
@@ -130,7 +154,7 @@ func (g *G) Sleep(d int64, site uint32) {
 		return
 	}
 	t := &g.sleep
-	*t = timer{g: g, obj: it.newID()}
+	*t = timer{g: g, obj: it.newID(), site: site}
 	it.addTimer(t, it.clock+d)
 	it.block(g, event.OpSleep, nil, site)
 }
@@ -142,7 +166,7 @@ func (g *G) Sleep(d int64, site uint32) {
 // scheduling point.
 func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func(it *Iteration, now int64), site uint32) *Timer {
 	it := g.it
-	t := &timer{ch: ch, period: period, fire: fire, creator: g.ID}
+	t := &timer{ch: ch, period: period, fire: fire, creator: g.ID, site: site}
 	if key != nil {
 		o := it.object(key, kindTimer)
 		o.timer = t

@@ -1,0 +1,67 @@
+package rt_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"interleave.dev/rt"
+)
+
+// waitResult starts a worker that takes work of virtual time and waits for
+// its result at most timeout: the worker's send blocks forever once the
+// caller gave up.
+func waitResult(work, timeout time.Duration) func() {
+	return func() {
+		res := rt.MakeChan[int](0, 0)
+		rt.Go(func() {
+			rt.Sleep(work, 0)
+			rt.Send(res, 42, 0)
+		}, 0)
+		sel := rt.SelectStart(0)
+		rt.SelectRecv[int](sel, res)
+		rt.SelectRecv[time.Time](sel, rt.After(timeout, 0))
+		sel.Do(false)
+	}
+}
+
+func TestEagerTimersRaceWithRunnableWork(t *testing.T) {
+	// The timeout can beat a worker that is runnable but not yet run; the
+	// report says so.
+	rep, err := rt.Explore("Eager", rt.Options{ScheduleDir: "-"}, waitResult(0, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "note: this schedule fires timers while other goroutines could still run") || !strings.Contains(rep.Text, "the 1h0m0s timer") {
+		t.Errorf("got %q:\n%s", rep.Kind, rep.Text)
+	}
+}
+
+func TestIdleTimersFireOnlyWhenNothingCanRun(t *testing.T) {
+	// Only the order of deadlines matters: a worker that needs less time
+	// than the timeout always wins, one that needs more always loses.
+	for _, tc := range []struct {
+		work time.Duration
+		want string
+	}{{time.Millisecond, ""}, {time.Second, "goroutine leak"}} {
+		rep, err := rt.Explore("Idle", rt.Options{Strategy: "dfs", Timers: "idle", Schedules: 10000, ScheduleDir: "-"}, waitResult(tc.work, 10*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Kind != tc.want {
+			t.Errorf("work %v: got %q, want %q\n%s", tc.work, rep.Kind, tc.want, rep.Text)
+		}
+		if tc.want == "" && !rep.Exhausted {
+			t.Errorf("work %v: space not exhausted", tc.work)
+		}
+		if tc.want != "" {
+			again, _ := rt.Explore("Idle", rt.Options{Strategy: "replay", Replay: rep.Schedule, ScheduleDir: "-"}, waitResult(tc.work, 10*time.Millisecond))
+			if again.Kind != tc.want || again.Diverged != "" {
+				t.Errorf("replay in idle mode: %q %q", again.Kind, again.Diverged)
+			}
+		}
+	}
+	if _, err := rt.Explore("Bad", rt.Options{Timers: "lazy"}, func() {}); err == nil {
+		t.Error("unknown timer mode accepted")
+	}
+}
