@@ -1,7 +1,7 @@
 package bench
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -55,47 +55,58 @@ func runNative(ctx context.Context, cfg Config, bin, pkgDir string) Run {
 	cmd := exec.CommandContext(rctx, bin, "-test.run=^Test", "-test.v", "-test.failfast",
 		fmt.Sprintf("-test.count=%d", cfg.Schedules), "-test.timeout="+timeout.String())
 	cmd.Dir = pkgDir
-	cmd.Env = append(os.Environ(), "GORACE=halt_on_error=0 atexit_sleep_ms=0")
-	var out tailBuffer
-	counter := &runCounter{}
-	cmd.Stdout = multiWriter{counter, &out}
-	cmd.Stderr = &out
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+	stdout, stderr := &outputScanner{}, &outputScanner{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err := cmd.Run()
+	stdout.flush()
+	stderr.flush()
 	secs := time.Since(start).Seconds()
-	r := Run{Seconds: secs, Wall: secs, Schedules: counter.runs}
-	text := out.String()
+	r := Run{Seconds: secs, Wall: secs, Schedules: stdout.runs}
 	switch {
 	case err == nil:
 		r.Outcome = wire.OutcomePass
-		return r
 	case rctx.Err() != nil:
 		r.Outcome, r.Kind, r.Message = wire.OutcomeFinding, KindHang, "killed: the test binary ignored its own timeout"
-		return r
+	default:
+		r.Outcome = wire.OutcomeFinding
+		r.Kind, r.Message = nativeKind(stdout, stderr)
 	}
-	r.Outcome = wire.OutcomeFinding
-	r.Kind, r.Message = nativeKind(text)
 	return r
 }
 
-// nativeKind classifies the output of a failed native run.
-func nativeKind(text string) (kind, message string) {
-	switch {
-	case strings.Contains(text, "panic: test timed out"):
-		return KindHang, "the test did not finish within " + NativeTimeout.String()
-	case strings.Contains(text, "all goroutines are asleep - deadlock"):
-		return "deadlock", "fatal error: all goroutines are asleep - deadlock!"
-	case strings.Contains(text, "WARNING: DATA RACE"):
-		return "data race", "the race detector reported a data race"
-	case strings.Contains(text, "\npanic: ") || strings.HasPrefix(text, "panic: "):
-		return "panic", firstLine(text[strings.Index(text, "panic: "):])
-	case strings.Contains(text, "fatal error: "):
-		return "fatal error", firstLine(text[strings.Index(text, "fatal error: "):])
-	case strings.Contains(text, "--- FAIL"):
-		return "test failure", "the test failed"
+// nativeKind classifies a failed native run from the markers seen in its
+// output (a timeout's goroutine dump can be megabytes long, so the output
+// is scanned as it streams, not kept).
+func nativeKind(outs ...*outputScanner) (kind, message string) {
+	var o outputScanner
+	for _, x := range outs {
+		o.timedOut = o.timedOut || x.timedOut
+		o.asleep = o.asleep || x.asleep
+		o.race = o.race || x.race
+		o.failed = o.failed || x.failed
+		if o.panicLine == "" {
+			o.panicLine = x.panicLine
+		}
+		if o.fatalLine == "" {
+			o.fatalLine = x.fatalLine
+		}
 	}
-	return "test failure", firstLine(text)
+	switch {
+	case o.timedOut:
+		return KindHang, "the test did not finish within " + NativeTimeout.String()
+	case o.asleep:
+		return "deadlock", "fatal error: all goroutines are asleep - deadlock!"
+	case o.race:
+		return "data race", "the race detector reported a data race"
+	case o.panicLine != "":
+		return "panic", o.panicLine
+	case o.fatalLine != "":
+		return "fatal error", o.fatalLine
+	}
+	return "test failure", "the test failed"
 }
 
 // nativeDetects reports whether a native finding of kind counts as
@@ -112,38 +123,59 @@ func nativeDetects(kind, detect string) bool {
 	return kind == detect
 }
 
-// runCounter counts the test executions started ("=== RUN" lines of
-// top-level tests) in -test.v output.
-type runCounter struct {
-	partial []byte
-	runs    int
+// outputScanner watches the output of a native test binary line by line:
+// it counts the top-level test executions started ("=== RUN" lines of
+// -test.v) and notes the markers of each kind of failure.
+type outputScanner struct {
+	partial   []byte
+	runs      int
+	timedOut  bool // panic: test timed out
+	asleep    bool // fatal error: all goroutines are asleep
+	race      bool // WARNING: DATA RACE
+	failed    bool // --- FAIL
+	panicLine string
+	fatalLine string
 }
 
-func (c *runCounter) Write(p []byte) (int, error) {
-	c.partial = append(c.partial, p...)
-	complete := strings.LastIndexByte(string(c.partial), '\n')
-	if complete < 0 {
-		return len(p), nil
-	}
-	sc := bufio.NewScanner(strings.NewReader(string(c.partial[:complete+1])))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		l := sc.Text()
-		if strings.HasPrefix(l, "=== RUN   Test") && !strings.Contains(l, "/") {
-			c.runs++
+func (o *outputScanner) Write(p []byte) (int, error) {
+	o.partial = append(o.partial, p...)
+	for {
+		i := bytes.IndexByte(o.partial, '\n')
+		if i < 0 {
+			break
 		}
+		o.line(string(o.partial[:i]))
+		o.partial = o.partial[i+1:]
 	}
-	c.partial = append(c.partial[:0], c.partial[complete+1:]...)
+	if len(o.partial) > 1<<16 {
+		o.flush()
+	}
 	return len(p), nil
 }
 
-// multiWriter writes to every writer in turn, like io.MultiWriter, for
-// writers that never fail.
-type multiWriter []interface{ Write([]byte) (int, error) }
-
-func (m multiWriter) Write(p []byte) (int, error) {
-	for _, w := range m {
-		w.Write(p)
+// flush scans an unterminated last line.
+func (o *outputScanner) flush() {
+	if len(o.partial) > 0 {
+		o.line(string(o.partial))
+		o.partial = o.partial[:0]
 	}
-	return len(p), nil
+}
+
+func (o *outputScanner) line(l string) {
+	switch {
+	case strings.HasPrefix(l, "=== RUN   Test") && !strings.Contains(l, "/"):
+		o.runs++
+	case strings.HasPrefix(l, "panic: test timed out"):
+		o.timedOut = true
+	case strings.HasPrefix(l, "panic: ") && o.panicLine == "":
+		o.panicLine = l
+	case strings.Contains(l, "all goroutines are asleep - deadlock"):
+		o.asleep = true
+	case strings.HasPrefix(l, "fatal error: ") && o.fatalLine == "":
+		o.fatalLine = l
+	case strings.Contains(l, "WARNING: DATA RACE"):
+		o.race = true
+	case strings.HasPrefix(strings.TrimSpace(l), "--- FAIL"):
+		o.failed = true
+	}
 }

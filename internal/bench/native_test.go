@@ -1,16 +1,22 @@
 package bench
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNativeKind(t *testing.T) {
 	for _, c := range []struct{ out, kind string }{
-		{"=== RUN   TestX\npanic: test timed out after 10s\n", KindHang},
+		{"=== RUN   TestX\npanic: test timed out after 10s\n" + strings.Repeat("goroutine dump line\n", 10000), KindHang},
 		{"==================\nWARNING: DATA RACE\nRead at ...\n--- FAIL: TestX\n", "data race"},
 		{"=== RUN   TestX\npanic: runtime error: index out of range [-1]\n", "panic"},
 		{"fatal error: all goroutines are asleep - deadlock!\n", "deadlock"},
 		{"=== RUN   TestX\n    x_test.go:9: bad\n--- FAIL: TestX (0.00s)\n", "test failure"},
 	} {
-		if kind, _ := nativeKind(c.out); kind != c.kind {
+		o := &outputScanner{}
+		o.Write([]byte(c.out))
+		o.flush()
+		if kind, _ := nativeKind(o); kind != c.kind {
 			t.Errorf("nativeKind(%q) = %s, want %s", c.out, kind, c.kind)
 		}
 	}
@@ -32,7 +38,7 @@ func TestNativeKind(t *testing.T) {
 }
 
 func TestRunCounter(t *testing.T) {
-	c := &runCounter{}
+	c := &outputScanner{}
 	for _, chunk := range []string{"=== RUN   TestA\n--- PASS: TestA\n=== RU", "N   TestA\n=== RUN   TestA/sub\n", "=== RUN   TestA\n"} {
 		c.Write([]byte(chunk))
 	}

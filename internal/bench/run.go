@@ -154,12 +154,17 @@ type Run struct {
 // Classify sets r.Detected and r.FalseReport for kernel k.
 func Classify(k *Kernel, r *Run) {
 	finding := r.Outcome == wire.OutcomeFinding
-	kindMatches := r.Kind == k.Detect
-	if r.Strategy == Native {
-		kindMatches = nativeDetects(r.Kind, k.Detect)
-	}
-	r.Detected = finding && r.Variant != Fixed && kindMatches
+	r.Detected = finding && r.Variant != Fixed && Detects(r.Strategy, r.Kind, k.Detect)
 	r.FalseReport = finding && r.Variant == Fixed
+}
+
+// Detects reports whether a finding of kind, reported under strategy,
+// counts as detecting a kernel whose finding kind is detect.
+func Detects(strategy, kind, detect string) bool {
+	if strategy == Native {
+		return nativeDetects(kind, detect)
+	}
+	return kind == detect
 }
 
 // Execute builds every selected variant of every kernel once and runs it
