@@ -3,7 +3,6 @@ package instrument
 import (
 	"go/ast"
 	"go/token"
-	"go/types"
 	"go/version"
 )
 
@@ -107,6 +106,3 @@ func isBlank(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == "_"
 }
-
-// isChan reports whether t is a channel type.
-func isChan(t types.Type) bool { return chanElem(t) != nil }

@@ -1,15 +1,3 @@
-// Package instrument rewrites type-checked Go source so that every
-// operation the interleave runtime must see calls package rt instead.
-//
-// The rewrite is purely source to source. It preserves the line of every
-// original token (the output starts with a //line directive and inserts
-// /*line*/ directives where text moves), so compiler errors, panics and
-// reports name the original file and line. Everything generated goes on
-// existing lines; only the registration of the file's sites is appended at
-// the end.
-//
-// Constructs the rewriter cannot handle are left as they were and reported
-// as Warnings; nothing is silently mis-compiled.
 package instrument
 
 import (

@@ -266,6 +266,9 @@ func (c *collector) hoistable(e ast.Expr) bool {
 		return c.hoistable(e.X) && c.hoistable(e.Index)
 	case *ast.StarExpr:
 		return c.hoistable(e.X)
+	case *ast.TypeAssertExpr:
+		// A failing assertion panics in the statement too.
+		return e.Type != nil && c.hoistable(e.X)
 	case *ast.BinaryExpr:
 		// Arithmetic has no side effects; a panic it may cause (division
 		// by zero) the statement would cause too.
@@ -306,15 +309,11 @@ func (c *collector) addressable(e ast.Expr) bool {
 		}
 		return c.addressable(e.X)
 	case *ast.IndexExpr:
-		switch u := coreType(c.r.typeOf(e.X)).(type) {
-		case *types.Slice:
-			return true
-		case *types.Pointer:
+		switch coreType(c.r.typeOf(e.X)).(type) {
+		case *types.Slice, *types.Pointer:
 			return true
 		case *types.Array:
 			return c.addressable(e.X)
-		default:
-			_ = u
 		}
 		return false
 	case *ast.StarExpr:

@@ -266,9 +266,6 @@ func coreType(t types.Type) types.Type {
 	if iface == nil {
 		return nil
 	}
-	ok = true
-	var visit func(u *types.Union)
-	_ = visit
 	for i := 0; i < iface.NumEmbeddeds(); i++ {
 		u, isUnion := iface.EmbeddedType(i).(*types.Union)
 		if !isUnion {

@@ -1,0 +1,87 @@
+// Package instrument rewrites type-checked Go source so that every
+// operation the interleave runtime must see calls package rt instead.
+//
+// The rewrite is purely source to source: it knows Go syntax and types and
+// the rt API, and nothing of strategies or drivers. File rewrites one file,
+// Package every file of a go/packages package.
+//
+// # Positions
+//
+// The rewrite edits the original text instead of printing a new syntax
+// tree. Generated code goes on existing lines, separated by semicolons;
+// only the registration of the file's sites is appended at its end. The
+// output starts with a //line directive naming the original file, and a
+// /*line*/ directive is inserted wherever multi-line text moves, so every
+// original token keeps its line: compiler errors, panics, stack traces and
+// reports name the user's file and line. The output is valid Go that gofmt
+// accepts; it is not gofmt-formatted (formatting would move lines).
+//
+// # What is rewritten
+//
+// Every runtime call gets a Site, a small integer naming the operation's
+// position; generic runtime functions get explicit type arguments.
+//
+//   - go f(a, b): the function value and the arguments are evaluated into
+//     temporaries, in order, then rt.Go(func() { tmpf(tmpa, tmpb) }, site).
+//     Declared functions, function literals and constants need no
+//     temporary; go func() { ... }() passes the literal itself.
+//   - Channels: make(chan T, n) -> rt.MakeChan[T]; c <- v -> rt.Send[T];
+//     <-c in any expression -> rt.Recv[T]; v, ok := <-c (and = and var
+//     forms) -> rt.Recv2[T]; close(c) -> rt.Close[T]; len(c) -> rt.Len
+//     (cap stays native).
+//   - for v := range c -> a loop calling rt.Recv2[T] that breaks when the
+//     channel is closed; labels, break and continue keep their meaning,
+//     and the range variable is per iteration only from Go 1.22 on, as in
+//     the original.
+//   - select: the shape documented on rt.Select. Channel and send-value
+//     expressions are evaluated once, in source order; cases become the
+//     cases of a switch on the index of the case taken. Without a default
+//     case the last case is the switch's default, so a select that is a
+//     terminating statement stays one. A label moves onto the switch (or
+//     stays on the block when only goto uses it). select {} blocks in
+//     rt.SelectStart(site).Do(false).
+//   - sync: Mutex, RWMutex, WaitGroup (including Go), Once, Cond and Map
+//     methods, sync.OnceFunc/OnceValue/OnceValues; method values
+//     (f := mu.Lock, the receiver evaluated where the value is) and method
+//     expressions; methods promoted through embedded fields
+//     (s.Lock() -> rt.Lock(&s.Mutex, site)); Lock and Unlock through a
+//     sync.Locker (rt.LockerLock, rt.LockerUnlock), which covers Cond.L.
+//   - sync/atomic functions and the methods of the typed values
+//     (Int32 ... Uintptr, Bool, Pointer[T], Value).
+//   - time: Sleep, After, Tick, NewTimer, AfterFunc, NewTicker, Now, Since,
+//     Until, Timer.Stop/Reset, Ticker.Stop/Reset. context: WithCancel,
+//     WithCancelCause, WithTimeout, WithTimeoutCause, WithDeadline,
+//     WithDeadlineCause, AfterFunc, WithoutCancel, Cause. runtime: Gosched,
+//     Goexit. Package functions used as values become function literals.
+//   - testing: Error(f), Fatal(f), Fail, FailNow, Failed, Log(f), Skip(f),
+//     SkipNow, Cleanup, Context on *testing.T, *testing.B and testing.TB
+//     (and structs embedding them); Run and Parallel on *testing.T. In a
+//     _test.go file, func TestXxx(t *testing.T) { body } becomes
+//     func TestXxx(t *testing.T) { rt.Test(t, func(t *testing.T) { body }) }
+//     with the body on its lines.
+//   - Shared memory: see the comment at the top of memory.go. Before each
+//     statement of a statement list, rt.Read(&x, site) and
+//     rt.Write(&x, site) for the locations the statement surely accesses
+//     and that may be shared (package variables, anything reached through
+//     a pointer, slice elements, map contents as rt.Read(m, site), local
+//     variables captured by a function literal and assigned after their
+//     declaration, and local variables whose address is taken).
+//
+// Imports whose every use was rewritten become blank imports, so the
+// output compiles without unused imports.
+//
+// # What is left as it is
+//
+// Code the rewriter cannot handle is left as it was and reported as a
+// Warning, never silently mis-compiled: cgo files and files with their own
+// line directives (whole file); modeled functions called through a dot
+// import; operations on types the file cannot name (an unexported type of
+// another package); explicitly instantiated function values; promoted
+// method expressions; a select whose label is the target of both goto and
+// break; memory accesses whose address depends on a call or on a name the
+// statement declares. Accesses a statement performs conditionally or
+// repeatedly are not instrumented and not reported: right operands of &&
+// and ||, for loop conditions and post statements, conditions of if and
+// switch statements with an init statement, else-if conditions, case
+// expressions.
+package instrument
