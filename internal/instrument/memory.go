@@ -491,10 +491,13 @@ func (c *collector) base(e ast.Expr) {
 		switch coreType(c.r.typeOf(e.X)).(type) {
 		case *types.Array:
 			c.base(e.X)
-		default:
+			c.read(e.Index)
+		case *types.Slice, *types.Pointer:
 			c.read(e.X)
+			c.read(e.Index)
+		default:
+			c.read(e) // a map element is a value: reading it reads the map
 		}
-		c.read(e.Index)
 	case *ast.StarExpr:
 		c.read(e.X)
 	case *ast.CompositeLit:

@@ -89,7 +89,14 @@ func Scope(n *node) {
 	}
 }
 
-var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 50, 3, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 87, 15)
+type holder struct{ p *node }
+
+func MapElements(m map[string]node, hm map[string]holder) int {
+	__rt.Read(hm, __rtSites_ed65bafe+35); __rt.Write(&hm["a"].p.val, __rtSites_ed65bafe+36); hm["a"].p.val = 1 // writes through the pointer read from the map
+	__rt.Read(m, __rtSites_ed65bafe+37); return m["b"].val // reads the map
+}
+
+var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 50, 3, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 87, 15, 94, 2, 94, 2, 95, 9)
 
 // Warnings:
 //	testdata/memory.go:48:2: access to s[index()] not instrumented: its address depends on a call, or on a name declared in the statement

@@ -87,3 +87,10 @@ func Scope(n *node) {
 		fmt.Println(m.val)
 	}
 }
+
+type holder struct{ p *node }
+
+func MapElements(m map[string]node, hm map[string]holder) int {
+	hm["a"].p.val = 1 // writes through the pointer read from the map
+	return m["b"].val // reads the map
+}
