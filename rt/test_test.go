@@ -131,4 +131,23 @@ func TestConfigNotInherited(t *testing.T) {
 	if len(res) != 1 || res[0].Outcome != wire.OutcomePass {
 		t.Errorf("results %+v\n%s", res, out)
 	}
+	// Without a configuration (a test binary re-executed by a test), the
+	// body runs as the original test: once, natively.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperNative$", "-test.v")
+	cmd.Env = append(os.Environ(), "INTERLEAVE_HELPER_NATIVE=1")
+	b, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(b), "ran natively 1 time") || strings.Contains(string(b), "interleave:") {
+		t.Errorf("output:\n%s", b)
+	}
+}
+
+func TestHelperNative(t *testing.T) {
+	if os.Getenv("INTERLEAVE_HELPER_NATIVE") == "" {
+		t.Skip("run by TestConfigNotInherited")
+	}
+	n := 0
+	rt.Test(t, func(t *testing.T) {
+		n++
+		rt.TLogf(t, "ran natively %d time", n)
+	})
 }

@@ -26,16 +26,23 @@ import (
 //	func TestXxx(t *testing.T) { rt.Test(t, func(t *testing.T) { body }) }
 //
 // A finding fails t with the report; a replay that no longer matches the
-// code fails t saying so.
+// code fails t saying so. Without a configuration from the driver (a test
+// binary re-executed by one of its tests), body runs as the original test.
 func Test(t *testing.T, body func(t *testing.T)) {
 	t.Helper()
 	if cur() != nil {
 		body(t) // already inside an exploration
 		return
 	}
-	cfg, err := config()
+	cfg, ok, err := config()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !ok {
+		// Not run by the driver: a test binary re-executed by a test, or
+		// run by hand. Behave like the uninstrumented test.
+		body(t)
+		return
 	}
 	opts := Options{
 		Strategy:    cfg.Strategy,
@@ -113,19 +120,22 @@ func Test(t *testing.T, body func(t *testing.T)) {
 var loadedConfig struct {
 	once sync.Once
 	cfg  wire.Config
+	ok   bool
 	err  error
 }
 
 // config reads the driver's configuration once per test binary and removes
 // it from the environment, so that programs a test starts (often the test
-// binary itself, re-executed) run plainly instead of exploring too.
-func config() (wire.Config, error) {
+// binary itself, re-executed) run plainly instead of exploring too. ok is
+// false when the driver gave none.
+func config() (cfg wire.Config, ok bool, err error) {
 	l := &loadedConfig
 	l.once.Do(func() {
+		_, l.ok = os.LookupEnv(wire.ConfigEnv)
 		l.cfg, l.err = wire.LoadConfig()
 		os.Unsetenv(wire.ConfigEnv)
 	})
-	return l.cfg, l.err
+	return l.cfg, l.ok, l.err
 }
 
 // The per-iteration state of the test API. Only one exploration runs at a

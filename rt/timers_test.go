@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -64,4 +65,21 @@ func TestIdleTimersFireOnlyWhenNothingCanRun(t *testing.T) {
 	if _, err := rt.Explore("Bad", rt.Options{Timers: "lazy"}, func() {}); err == nil {
 		t.Error("unknown timer mode accepted")
 	}
+}
+
+func TestPollingDoesNotMakeTimePass(t *testing.T) {
+	// A goroutine that polls a channel (select with default) and goes on
+	// must not force a pending timer to fire: the timer may fire before
+	// any poll, or never, and everything in between.
+	expect(t, outcomes(t, rt.Options{}, func() string {
+		deadline := rt.After(time.Second, 0)
+		for i := 0; i < 3; i++ {
+			sel := rt.SelectStart(0)
+			rt.SelectRecv[time.Time](sel, deadline)
+			if sel.Do(true) == 0 {
+				return fmt.Sprint("fired before poll ", i)
+			}
+		}
+		return "never fired"
+	}), "fired before poll 0", "fired before poll 1", "fired before poll 2", "never fired")
 }

@@ -169,13 +169,18 @@ func (it *Iteration) fair() {
 		it.opts = append(it.opts[:0], strategy.Option{G: starved.ID, Ev: starved.pending})
 		return
 	}
-	keep := 0
+	// A yielder defers to other goroutines, never to a timer: yielding
+	// does not make time pass.
+	keep, others := 0, 0
 	for _, o := range it.opts {
-		if o.G == 0 || it.gs[o.G-1].yieldAt != it.switches+1 {
+		if o.G == 0 {
 			keep++
+		} else if it.gs[o.G-1].yieldAt != it.switches+1 {
+			keep++
+			others++
 		}
 	}
-	if keep == 0 || keep == len(it.opts) {
+	if others == 0 || keep == len(it.opts) {
 		return
 	}
 	n := 0
