@@ -23,10 +23,12 @@ import (
 // indexes by variables or constants, and pointer indirections, all
 // declared before the statement. Anything else is skipped with a Warning.
 // Accesses that a statement performs conditionally or repeatedly are not
-// instrumented here: right operands of && and ||, for loop conditions and
-// post statements, conditions of if and switch statements with an init
-// statement (the init may change them), case expressions, and function
-// literal bodies (their own statements are instrumented).
+// instrumented before it: right operands of && and ||, for loop post
+// statements, tags of switch statements with an init statement, case
+// expressions, and function literal bodies (their own statements are
+// instrumented). For loop conditions, else-if conditions and conditions of
+// if statements with an init statement are instrumented where they are
+// evaluated, by a function literal called first (see instrumentCond).
 
 type accessKind int
 
@@ -56,8 +58,68 @@ func (r *rewriter) memory() {
 		for _, s := range list {
 			r.instrumentStmt(s)
 		}
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			if n.Cond != nil {
+				r.instrumentCond(n.Cond)
+				r.instrumentShortCircuit(n.Cond)
+			}
+		case *ast.IfStmt:
+			if parent, ok := r.parents[n].(*ast.IfStmt); ok && parent.Else == n || n.Init != nil {
+				r.instrumentCond(n.Cond)
+			}
+			r.instrumentShortCircuit(n.Cond)
+		}
 		return true
 	})
+}
+
+// instrumentShortCircuit instruments the right operands of && and || in
+// a condition, which are evaluated only sometimes, where they are
+// evaluated:
+//
+//	if p != nil && func() bool { rt.Read(&p.x, site); return true }() && (p.x > 0) {
+func (r *rewriter) instrumentShortCircuit(cond ast.Expr) {
+	b, ok := unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.LAND && b.Op != token.LOR {
+		return
+	}
+	r.instrumentShortCircuit(b.X)
+	r.instrumentCond(b.Y)
+	r.instrumentShortCircuit(b.Y)
+}
+
+// instrumentCond instruments a condition evaluated repeatedly (a for
+// loop's) or after an init statement or another condition (an else-if):
+// nothing can go before the statement, so the accesses are reported by a
+// function literal called right before the condition is evaluated:
+//
+//	for func() bool { rt.Read(&x, site); return true }() && (x > 0) {
+func (r *rewriter) instrumentCond(cond ast.Expr) {
+	b, ok := r.typeOf(cond).(*types.Basic)
+	if !ok || b.Kind() != types.Bool && b.Kind() != types.UntypedBool {
+		return // a named boolean type does not mix with bool
+	}
+	c := &collector{r: r, start: cond.Pos(), seen: make(map[string]int)}
+	c.read(cond)
+	if len(c.accs) == 0 {
+		return
+	}
+	r.edits.insert(r.off(cond.Pos()), "func() bool { "+r.accessCalls(c.accs)+"return true }() && (")
+	r.edits.insert(r.off(cond.End()), ")")
+}
+
+// accessCalls returns the runtime calls reporting accs.
+func (r *rewriter) accessCalls(accs []access) string {
+	var b strings.Builder
+	for _, a := range accs {
+		fn := "Read"
+		if a.kind == writeAccess {
+			fn = "Write"
+		}
+		b.WriteString(r.rt(fn) + "(" + a.addr + ", " + r.site(a.pos) + "); ")
+	}
+	return b.String()
 }
 
 // collector gathers the accesses of one statement.
@@ -82,15 +144,7 @@ func (r *rewriter) instrumentStmt(s ast.Stmt) {
 	if len(c.accs) == 0 {
 		return
 	}
-	var b strings.Builder
-	for _, a := range c.accs {
-		fn := "Read"
-		if a.kind == writeAccess {
-			fn = "Write"
-		}
-		b.WriteString(r.rt(fn) + "(" + a.addr + ", " + r.site(a.pos) + "); ")
-	}
-	r.edits.insert(r.off(at), b.String())
+	r.edits.insert(r.off(at), r.accessCalls(c.accs))
 }
 
 // stmt collects the accesses s performs unconditionally, once, when it

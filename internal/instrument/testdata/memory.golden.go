@@ -43,12 +43,12 @@ func Pointers(n *node, s []int, arr [4]int, m map[int]int) int {
 	__rt.Write(p, __rtSites_ed65bafe+23); *p = [4]int{}
 	__rt.Write(m, __rtSites_ed65bafe+24); m[1] = m[2]
 	__rt.Write(&n.tags, __rtSites_ed65bafe+25); n.tags = append(n.tags, "x")
-	if n != nil && n.next.val > 0 { // right operand of && is conditional
+	if n != nil && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+28); __rt.Read(&n.next.val, __rtSites_ed65bafe+29); return true }() && (n.next.val > 0) { // the right operand of && is instrumented where it is evaluated
 		return 1
 	}
 	s[index()] = 2                // index with a call: skipped, with a warning
 	for i := 0; i < len(s); i++ { // the loop header is not instrumented
-		__rt.Write(&s[i], __rtSites_ed65bafe+28); s[i] = i
+		__rt.Write(&s[i], __rtSites_ed65bafe+30); s[i] = i
 	}
 	__rt.Read(&n.val, __rtSites_ed65bafe+26); switch n.val {
 	case s[0]:
@@ -61,19 +61,19 @@ func Captured() int {
 	fixed := 10 // captured but never assigned again: not shared
 	done := __rt.MakeChan[bool](0, __rtSites_ed65bafe+0)
 	__rt.Go(func() {
-		__rt.Write(&counter, __rtSites_ed65bafe+31); counter += fixed
+		__rt.Write(&counter, __rtSites_ed65bafe+33); counter += fixed
 		__rt.Send[bool](done, true, __rtSites_ed65bafe+2)
 	}, __rtSites_ed65bafe+1)
 	__rt.Recv[bool](done, __rtSites_ed65bafe+3)
-	__rt.Write(&counter, __rtSites_ed65bafe+29); counter++
-	__rt.Read(&counter, __rtSites_ed65bafe+30); return counter
+	__rt.Write(&counter, __rtSites_ed65bafe+31); counter++
+	__rt.Read(&counter, __rtSites_ed65bafe+32); return counter
 }
 
 var values []int
 
 func Labeled() {
 	total := 0
-__rt.Read(&values, __rtSites_ed65bafe+32); loop:
+__rt.Read(&values, __rtSites_ed65bafe+34); loop:
 	for _, x := range values {
 		if x < 0 {
 			break loop
@@ -84,19 +84,34 @@ __rt.Read(&values, __rtSites_ed65bafe+32); loop:
 }
 
 func Scope(n *node) {
-	__rt.Read(&n.next, __rtSites_ed65bafe+33); if m := n.next; m.val > 0 { // m is declared by the statement: only n.next is hoisted
-		__rt.Read(&m.val, __rtSites_ed65bafe+34); fmt.Println(m.val)
+	__rt.Read(&n.next, __rtSites_ed65bafe+35); if m := n.next; func() bool { __rt.Read(&m.val, __rtSites_ed65bafe+36); return true }() && (m.val > 0) { // m is declared by the statement: only n.next is hoisted
+		__rt.Read(&m.val, __rtSites_ed65bafe+37); fmt.Println(m.val)
 	}
 }
 
 type holder struct{ p *node }
 
 func MapElements(m map[string]node, hm map[string]holder) int {
-	__rt.Read(hm, __rtSites_ed65bafe+35); __rt.Write(&hm["a"].p.val, __rtSites_ed65bafe+36); hm["a"].p.val = 1 // writes through the pointer read from the map
-	__rt.Read(m, __rtSites_ed65bafe+37); return m["b"].val // reads the map
+	__rt.Read(hm, __rtSites_ed65bafe+38); __rt.Write(&hm["a"].p.val, __rtSites_ed65bafe+39); hm["a"].p.val = 1 // writes through the pointer read from the map
+	__rt.Read(m, __rtSites_ed65bafe+40); return m["b"].val // reads the map
 }
 
-var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 50, 3, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 87, 15, 94, 2, 94, 2, 95, 9)
+var stop bool
+
+func Conditions(n *node, xs []int) {
+	for func() bool { __rt.Read(&stop, __rtSites_ed65bafe+42); return true }() && (!stop) { // a busy wait on a shared flag: read at every evaluation
+	}
+	for p := n; p != nil && func() bool { __rt.Read(&p.val, __rtSites_ed65bafe+43); return true }() && (p.val > 0); p = p.next {
+	}
+	for i := 0; i < len(xs) && func() bool { __rt.Read(&xs[i], __rtSites_ed65bafe+44); return true }() && (xs[i] > 0); i++ {
+	}
+	__rt.Read(&n.val, __rtSites_ed65bafe+41); if n.val > 0 {
+	} else if func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+45); __rt.Read(&n.next.val, __rtSites_ed65bafe+46); return true }() && (n.next.val > 0) {
+	} else if v := n.val; v > 1 && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+47); return true }() && (n.next != nil) {
+	}
+}
+
+var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 45, 17, 45, 17, 50, 3, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 86, 18, 87, 15, 94, 2, 94, 2, 95, 9, 107, 5, 101, 7, 103, 26, 105, 29, 108, 12, 108, 12, 109, 33)
 
 // Warnings:
 //	testdata/memory.go:48:2: access to s[index()] not instrumented: its address depends on a call, or on a name declared in the statement

@@ -42,7 +42,7 @@ func Pointers(n *node, s []int, arr [4]int, m map[int]int) int {
 	*p = [4]int{}
 	m[1] = m[2]
 	n.tags = append(n.tags, "x")
-	if n != nil && n.next.val > 0 { // right operand of && is conditional
+	if n != nil && n.next.val > 0 { // the right operand of && is instrumented where it is evaluated
 		return 1
 	}
 	s[index()] = 2                // index with a call: skipped, with a warning
@@ -93,4 +93,19 @@ type holder struct{ p *node }
 func MapElements(m map[string]node, hm map[string]holder) int {
 	hm["a"].p.val = 1 // writes through the pointer read from the map
 	return m["b"].val // reads the map
+}
+
+var stop bool
+
+func Conditions(n *node, xs []int) {
+	for !stop { // a busy wait on a shared flag: read at every evaluation
+	}
+	for p := n; p != nil && p.val > 0; p = p.next {
+	}
+	for i := 0; i < len(xs) && xs[i] > 0; i++ {
+	}
+	if n.val > 0 {
+	} else if n.next.val > 0 {
+	} else if v := n.val; v > 1 && n.next != nil {
+	}
 }
