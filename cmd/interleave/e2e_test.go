@@ -13,10 +13,6 @@ import (
 	"interleave.dev/rt/wire"
 )
 
-// realInstrumenter reports whether the command has an instrumenter wired
-// in; tests that need real instrumentation skip without one.
-var realInstrumenter = instrumentFile != nil
-
 // examplesDir is the examples module of the repository.
 func examplesDir(t *testing.T) string {
 	dir, err := filepath.Abs(filepath.Join("..", "..", "examples"))
@@ -40,9 +36,6 @@ func TestExamplesAreFoundAndReplayed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores the examples")
 	}
-	if !realInstrumenter {
-		t.Skip("internal/instrument is not wired into the command yet (cmd/interleave/instrument.go)")
-	}
 	dir := examplesDir(t)
 	for _, tc := range []struct {
 		pkg, kind string // kind: a word the finding's kind must contain ("" for any)
@@ -65,9 +58,6 @@ func TestExamplesAreFoundAndReplayed(t *testing.T) {
 			})
 			if err != nil {
 				t.Fatalf("interleave test ./%s: %v\n%s", tc.pkg, err, stderr.String())
-			}
-			if len(out.Results) == 0 && out.ExitCode() == driver.ExitPass {
-				t.Skip("the runtime wrote no results: its controlled mode has not landed (rt.Test runs the body natively)")
 			}
 			if out.ExitCode() != driver.ExitFail {
 				t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", out.ExitCode(), stdout.String(), stderr.String())
@@ -121,9 +111,6 @@ func TestReplayOfChangedCodeSaysSo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores an example")
 	}
-	if !realInstrumenter {
-		t.Skip("internal/instrument is not wired into the command yet (cmd/interleave/instrument.go)")
-	}
 	dir := t.TempDir()
 	src := examplesDir(t)
 	copyTree(t, filepath.Join(src, "go.mod"), filepath.Join(dir, "go.mod"))
@@ -131,9 +118,6 @@ func TestReplayOfChangedCodeSaysSo(t *testing.T) {
 	code, stdout, _ := cli(t, "test", "-C", dir, "./deadlock")
 	m := replayLine.FindStringSubmatch(stdout)
 	if code != 1 || m == nil {
-		if code == 0 {
-			t.Skip("no finding: the runtime's controlled mode has not landed")
-		}
 		t.Fatalf("interleave test: exit %d, no schedule:\n%s", code, stdout)
 	}
 	bank := filepath.Join(dir, "deadlock", "bank.go")
@@ -161,9 +145,6 @@ func TestReplayOfChangedCodeSaysSo(t *testing.T) {
 func TestMultiPackageRunSchedulesNameTheirPackage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores the examples")
-	}
-	if !realInstrumenter {
-		t.Skip("internal/instrument is not wired into the command yet (cmd/interleave/instrument.go)")
 	}
 	dir := examplesDir(t)
 	code, stdout, stderr := cli(t, "test", "-C", dir, "-json", "./deadlock", "./race")
