@@ -484,3 +484,62 @@ func TestConformancePackageLevelTicker(t *testing.T) {
 		return fmt.Sprint(a.Sub(rt.Epoch), " ", b.Sub(rt.Epoch))
 	}), "10ms 20ms")
 }
+
+// userLocker is a sync.Locker of the user's own, built on a modeled mutex.
+type userLocker struct{ mu sync.Mutex }
+
+func (l *userLocker) Lock()   { rt.Lock(&l.mu, 0) }
+func (l *userLocker) Unlock() { rt.Unlock(&l.mu, 0) }
+
+func TestConformanceLockers(t *testing.T) {
+	// Calls through sync.Locker reach the model whatever the Locker is: a
+	// Mutex, an RWMutex, its RLocker, or a user type.
+	for name, mk := range map[string]func() (sync.Locker, func() bool){
+		"Mutex": func() (sync.Locker, func() bool) {
+			var mu sync.Mutex
+			return &mu, func() bool { ok := rt.TryLock(&mu, 0); return !ok }
+		},
+		"RWMutex": func() (sync.Locker, func() bool) {
+			var rw sync.RWMutex
+			return &rw, func() bool { ok := rt.TryRLock(&rw, 0); return !ok }
+		},
+		"RLocker": func() (sync.Locker, func() bool) {
+			var rw sync.RWMutex
+			return rt.RLocker(&rw), func() bool { ok := rt.RWTryLock(&rw, 0); return !ok }
+		},
+		"user": func() (sync.Locker, func() bool) {
+			l := &userLocker{}
+			return l, func() bool { ok := rt.TryLock(&l.mu, 0); return !ok }
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			expect(t, outcomes(t, rt.Options{}, func() string {
+				l, held := mk()
+				rt.LockerLock(l, 0)
+				h := held()
+				rt.LockerUnlock(l, 0)
+				return fmt.Sprint(h, " ", held())
+			}), "true false")
+		})
+	}
+}
+
+func TestConformanceCondOverRLocker(t *testing.T) {
+	expect(t, outcomes(t, rt.Options{}, func() string {
+		var rw sync.RWMutex
+		c := sync.NewCond(rt.RLocker(&rw))
+		ready := false
+		rt.Go(func() {
+			rt.RWLock(&rw, 0)
+			ready = true
+			rt.RWUnlock(&rw, 0)
+			rt.CondBroadcast(c, 0)
+		}, 0)
+		rt.RLock(&rw, 0)
+		for !ready {
+			rt.CondWait(c, 0)
+		}
+		rt.RUnlock(&rw, 0)
+		return "ok"
+	}), "ok")
+}
