@@ -91,6 +91,21 @@ func (r *rewriter) goArgs(rw *callRW) (args [][]part, exprs []ast.Expr) {
 // mapCall returns the runtime rewrite of call, or nil if call is not an
 // operation the runtime models.
 func (r *rewriter) mapCall(call *ast.CallExpr) *callRW {
+	rw := r.mapCall1(call)
+	if rw != nil && len(call.Args) == 1 && isTuple(r.typeOf(call.Args[0])) && (rw.recv != nil || rw.site != "") {
+		// f(g()) with g returning several values cannot take more arguments.
+		r.warnf(call.Pos(), "call with a multi-value argument left native")
+		return nil
+	}
+	return rw
+}
+
+func isTuple(t types.Type) bool {
+	_, ok := t.(*types.Tuple)
+	return ok
+}
+
+func (r *rewriter) mapCall1(call *ast.CallExpr) *callRW {
 	fun := unparen(call.Fun)
 	// Builtins.
 	if id, ok := fun.(*ast.Ident); ok {

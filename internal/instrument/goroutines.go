@@ -26,6 +26,17 @@ func (r *rewriter) goStmt(s *ast.GoStmt) {
 		return
 	}
 
+	// go f(g()) with g returning several values.
+	if len(call.Args) == 1 && isTuple(r.typeOf(call.Args[0])) {
+		if r.mapCall(call) != nil {
+			r.warnf(s.Pos(), "go statement left native: multi-value argument")
+			r.walk(call)
+			return
+		}
+		r.goTuple(s, site)
+		return
+	}
+
 	var (
 		fnParts  []part
 		args     [][]part
@@ -140,6 +151,37 @@ func (r *rewriter) goStmt(s *ast.GoStmt) {
 	}
 	r.replace(s, parts...)
 	walkFn()
+}
+
+// goTuple rewrites go f(g()), where g returns several values:
+//
+//	{ __f := f; __a1, __a2 := g(); rt.Go(func() { __f(__a1, __a2) }, site) }
+func (r *rewriter) goTuple(s *ast.GoStmt, site string) {
+	call := s.Call
+	tup := r.typeOf(call.Args[0]).(*types.Tuple)
+	var parts []part
+	parts = append(parts, text("{ "))
+	fn := []part{r.spanOf(call.Fun)}
+	static := r.isStaticFunc(call.Fun)
+	if !static {
+		f := r.tmp("Fn")
+		parts = append(parts, text(f+" := "), r.softOf(call.Fun), text("; "))
+		fn = []part{text(f)}
+	}
+	var names []string
+	for i := 0; i < tup.Len(); i++ {
+		names = append(names, r.tmp("Arg"))
+	}
+	parts = append(parts, text(strings.Join(names, ", ")+" := "), r.softOf(call.Args[0]), text("; "+r.rt("Go")+"(func() { "))
+	parts = append(parts, fn...)
+	parts = append(parts, text("("+strings.Join(names, ", ")+") }, "+site+") }"))
+	r.replace(s, parts...)
+	if static {
+		r.walkCallee(call.Fun)
+	} else {
+		r.walk(call.Fun)
+	}
+	r.walk(call.Args[0])
 }
 
 // isStaticFunc reports whether fun denotes a function that needs no

@@ -647,10 +647,9 @@ func (c *collector) callExpr(e *ast.CallExpr) {
 		}
 	}
 	switch f := unparen(e.Fun).(type) {
-	case *ast.FuncLit:
-	case *ast.IndexExpr, *ast.IndexListExpr:
+	case *ast.FuncLit, *ast.IndexListExpr:
 	default:
-		c.read(f)
+		c.read(f) // an instantiation f[T] reads nothing
 	}
 	c.reads(e.Args)
 }

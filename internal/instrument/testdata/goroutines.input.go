@@ -49,3 +49,10 @@ func Untyped(a, b int) {
 	go takeID(1 << a)
 	go fmt.Println(a == b)
 }
+
+func pair() (int, int) { return 1, 2 }
+
+func MultiValue(fs []func(int, int)) {
+	go work(pair())
+	go fs[0](pair())
+}
