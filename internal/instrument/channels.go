@@ -95,10 +95,7 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 // perLoopVars reports whether the file's language version predates
 // per-iteration loop variables (Go 1.22).
 func (r *rewriter) perLoopVars() bool {
-	v := r.info.FileVersions[r.file]
-	if v == "" {
-		v = r.pkg.GoVersion()
-	}
+	v := r.fileVersion()
 	return v != "" && version.Compare(v, "go1.22") < 0
 }
 

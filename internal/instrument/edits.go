@@ -198,14 +198,15 @@ func (r *renderer) renderEdit(e *edit) error {
 	return nil
 }
 
-// render applies the edits to src. The result starts with a line
-// directive naming filename, and every original byte keeps its line.
-func render(src []byte, filename string, s *editSet, trailer string) ([]byte, error) {
+// render applies the edits to src. The result starts with header and a
+// line directive naming filename, and every original byte keeps its line.
+func render(src []byte, filename string, s *editSet, trailer, header string) ([]byte, error) {
 	roots, err := s.tree()
 	if err != nil {
 		return nil, err
 	}
 	r := newRenderer(src, filename)
+	r.gen(header)
 	r.gen("//line " + filename + ":1\n")
 	r.curLine = 1
 	if err := r.renderRange(0, len(src), roots); err != nil {

@@ -12,7 +12,7 @@ func TestRenderNested(t *testing.T) {
 	s.add(2, 6, text("B["), span(4, 5), text("]"))
 	s.add(4, 5, text("C"))
 	s.insert(8, "ins; ")
-	out, err := render(src, "f.go", &s, "")
+	out, err := render(src, "f.go", &s, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestRenderMovedTextKeepsLines(t *testing.T) {
 	var s editSet
 	// Replace the call by one on a single line: a newline disappears.
 	s.add(0, 6, text("pre("), span(4, 5), text(")"))
-	out, err := render(src, "f.go", &s, "")
+	out, err := render(src, "f.go", &s, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,13 +43,13 @@ func TestRenderErrors(t *testing.T) {
 	var s editSet
 	s.add(0, 4, text("x"))
 	s.add(2, 6, text("y"))
-	if _, err := render(src, "f.go", &s, ""); err == nil {
+	if _, err := render(src, "f.go", &s, "", ""); err == nil {
 		t.Error("overlapping edits: no error")
 	}
 	var lost editSet
 	lost.add(0, 4, text("x")) // drops [0,4) without a span
 	lost.add(1, 2, text("y"))
-	if _, err := render(src, "f.go", &lost, ""); err == nil || !strings.Contains(err.Error(), "lost") {
+	if _, err := render(src, "f.go", &lost, "", ""); err == nil || !strings.Contains(err.Error(), "lost") {
 		t.Errorf("dropped nested edit: err = %v", err)
 	}
 }

@@ -121,7 +121,7 @@ type rewriter struct {
 	shared   map[types.Object]bool   // local variables that may be shared
 	skipMem  map[ast.Node]bool       // statements whose memory accesses are not instrumented
 	parents  map[ast.Node]ast.Node
-	dotSkips map[string]bool
+	header   string // text before the first line directive
 }
 
 func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Package, info *types.Info, filename string, opts Options) ([]byte, bool, []Warning, error) {
@@ -186,7 +186,12 @@ func (r *rewriter) finish() ([]byte, error) {
 	// go on the line of the package clause.
 	r.edits.insert(r.off(r.file.Name.End()), r.imports.decls())
 	trailer := fmt.Sprintf("\nvar %s = %s.RegisterFile(%s%s)\n", r.sitesVar, rtAlias, quote(r.filename), r.siteList())
-	out, err := render(r.src, r.filename, &r.edits, trailer)
+	header, err := r.languageHeader()
+	if err != nil {
+		return nil, err
+	}
+	r.header = header
+	out, err := render(r.src, r.filename, &r.edits, trailer, header)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +208,7 @@ func (r *rewriter) finish() ([]byte, error) {
 				r.edits.insert(r.off(spec.Path.Pos()), "_ ")
 			}
 		}
-		out, err = render(r.src, r.filename, &r.edits, trailer)
+		out, err = render(r.src, r.filename, &r.edits, trailer, header)
 		if err != nil {
 			return nil, err
 		}
