@@ -116,12 +116,12 @@ type rewriter struct {
 	warnings []Warning
 	ntmp     int
 
-	imports  *importSet
-	recv2    map[*ast.UnaryExpr]bool // receives in comma-ok form
-	shared   map[types.Object]bool   // local variables that may be shared
-	skipMem  map[ast.Node]bool       // statements whose memory accesses are not instrumented
-	parents  map[ast.Node]ast.Node
-	header   string // text before the first line directive
+	imports *importSet
+	recv2   map[*ast.UnaryExpr]bool // receives in comma-ok form
+	shared  map[types.Object]bool   // local variables that may be shared
+	skipMem map[ast.Node]bool       // statements whose memory accesses are not instrumented
+	parents map[ast.Node]ast.Node
+	header  string // text before the first line directive
 }
 
 func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Package, info *types.Info, filename string, opts Options) ([]byte, bool, []Warning, error) {
