@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+
+	"interleave.dev/internal/bench"
 )
 
 const mainUsage = `Interleave runs Go tests under fully controlled interleavings.
@@ -11,6 +14,7 @@ Usage:
 
 	interleave test [flags] [packages]    explore the tests of packages
 	interleave replay [flags] FILE        run a recorded schedule again
+	interleave bench [flags] [kernels]    measure the strategies on the bug kernels
 	interleave help [command]             show help for a command
 	interleave version                    show the version
 
@@ -88,6 +92,8 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, testUsage)
 	case "replay":
 		fmt.Fprint(stdout, replayUsage)
+	case "bench":
+		bench.Main(context.Background(), []string{"-h"}, stdout, stdout, nil)
 	default:
 		fmt.Fprintf(stderr, "interleave help %s: unknown help topic\n", args[0])
 		return 2

@@ -19,5 +19,5 @@
 // The package has four parts: suite.go loads kernels, builder.go and
 // run.go build and execute binaries, aggregate.go computes rows and
 // summaries, render.go writes Markdown and JSON; cli.go is the command line
-// shared by "interleave bench" and cmd/kernelbench.
+// behind "interleave bench".
 package bench
