@@ -66,6 +66,16 @@
 //     a pointer, slice elements, map contents as rt.Read(m, site), local
 //     variables captured by a function literal and assigned after their
 //     declaration, and local variables whose address is taken).
+//     Conditions evaluated repeatedly or conditionally (for conditions,
+//     else-if conditions, conditions after an init statement, cases of a
+//     switch without a tag, right operands of && and ||) report their
+//     accesses where they are evaluated, through a function literal
+//     called first: for func() bool { rt.Read(&x, site); return true }() && (cond) {
+//
+// A file whose language version predates generics (go1.18) gets a
+// //go:build line adding go1.21 to its constraint, which lets it call the
+// generic runtime functions and keeps its loop semantics; its own build
+// constraint lines become plain comments.
 //
 // Imports whose every use was rewritten become blank imports, so the
 // output compiles without unused imports.
@@ -79,9 +89,8 @@
 // another package); explicitly instantiated function values; promoted
 // method expressions; a select whose label is the target of both goto and
 // break; memory accesses whose address depends on a call or on a name the
-// statement declares. Accesses a statement performs conditionally or
-// repeatedly are not instrumented and not reported: right operands of &&
-// and ||, for loop conditions and post statements, conditions of if and
-// switch statements with an init statement, else-if conditions, case
-// expressions.
+// statement declares; modeled calls whose only argument is a multi-value
+// call. Not instrumented and not reported: accesses in for loop post
+// statements, in case values of a switch with a tag, in the tag of a
+// switch with an init statement, and in the init of an else-if.
 package instrument

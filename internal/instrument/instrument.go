@@ -119,9 +119,7 @@ type rewriter struct {
 	imports *importSet
 	recv2   map[*ast.UnaryExpr]bool // receives in comma-ok form
 	shared  map[types.Object]bool   // local variables that may be shared
-	skipMem map[ast.Node]bool       // statements whose memory accesses are not instrumented
 	parents map[ast.Node]ast.Node
-	header  string // text before the first line directive
 }
 
 func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Package, info *types.Info, filename string, opts Options) ([]byte, bool, []Warning, error) {
@@ -131,8 +129,7 @@ func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Packag
 	r := &rewriter{
 		fset: fset, file: f, tf: fset.File(f.Pos()), src: src, pkg: pkg, info: info,
 		filename: filename, opts: opts,
-		recv2:   make(map[*ast.UnaryExpr]bool),
-		skipMem: make(map[ast.Node]bool),
+		recv2: make(map[*ast.UnaryExpr]bool),
 	}
 	h := fnv.New32a()
 	h.Write([]byte(filepath.Base(filename)))
@@ -190,7 +187,6 @@ func (r *rewriter) finish() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.header = header
 	out, err := render(r.src, r.filename, &r.edits, trailer, header)
 	if err != nil {
 		return nil, err

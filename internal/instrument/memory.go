@@ -26,9 +26,12 @@ import (
 // instrumented before it: right operands of && and ||, for loop post
 // statements, tags of switch statements with an init statement, case
 // expressions, and function literal bodies (their own statements are
-// instrumented). For loop conditions, else-if conditions and conditions of
-// if statements with an init statement are instrumented where they are
-// evaluated, by a function literal called first (see instrumentCond).
+// instrumented). For loop conditions, else-if conditions, conditions of if
+// statements with an init statement, the cases of a switch without a tag
+// and right operands of && and || in all of these are instrumented where
+// they are evaluated, by a function literal called first (see
+// instrumentCond). For loop post statements, case values of a switch with
+// a tag and tags after an init statement are not instrumented.
 
 type accessKind int
 
@@ -69,6 +72,17 @@ func (r *rewriter) memory() {
 				r.instrumentCond(n.Cond)
 			}
 			r.instrumentShortCircuit(n.Cond)
+		case *ast.SwitchStmt:
+			// The cases of a switch without a tag are conditions,
+			// evaluated in order until one holds.
+			if n.Tag == nil {
+				for _, cl := range n.Body.List {
+					for _, e := range cl.(*ast.CaseClause).List {
+						r.instrumentCond(e)
+						r.instrumentShortCircuit(e)
+					}
+				}
+			}
 		}
 		return true
 	})

@@ -111,7 +111,17 @@ func Conditions(n *node, xs []int) {
 	}
 }
 
-var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 45, 17, 45, 17, 50, 3, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 86, 18, 87, 15, 94, 2, 94, 2, 95, 9, 107, 5, 101, 7, 103, 26, 105, 29, 108, 12, 108, 12, 109, 33)
+func Switch(n *node) string {
+	switch {
+	case func() bool { __rt.Read(&n.val, __rtSites_ed65bafe+48); return true }() && (n.val > 0):
+		return "positive"
+	case func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+49); return true }() && (n.next != nil && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+50); __rt.Read(&n.next.val, __rtSites_ed65bafe+51); return true }() && (n.next.val > 0)):
+		return "next positive"
+	}
+	return ""
+}
+
+var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 45, 17, 45, 17, 50, 3, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 86, 18, 87, 15, 94, 2, 94, 2, 95, 9, 107, 5, 101, 7, 103, 26, 105, 29, 108, 12, 108, 12, 109, 33, 115, 7, 117, 7, 117, 24, 117, 24)
 
 // Warnings:
 //	testdata/memory.go:48:2: access to s[index()] not instrumented: its address depends on a call, or on a name declared in the statement

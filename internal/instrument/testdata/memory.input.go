@@ -109,3 +109,13 @@ func Conditions(n *node, xs []int) {
 	} else if v := n.val; v > 1 && n.next != nil {
 	}
 }
+
+func Switch(n *node) string {
+	switch {
+	case n.val > 0:
+		return "positive"
+	case n.next != nil && n.next.val > 0:
+		return "next positive"
+	}
+	return ""
+}
