@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/race"
 	"interleave.dev/rt/internal/strategy"
 )
 
@@ -139,6 +140,7 @@ func (g *G) Send(o *ChanObj, slot int32, site uint32) {
 	if o == nil {
 		it.blockForever(g, event.OpSend, site)
 	}
+	it.checkChanRace(g, o, false, site)
 	c := o.ch
 	if c.closed {
 		panic(RuntimeError("send on closed channel"))
@@ -236,11 +238,30 @@ func (g *G) Close(o *ChanObj, site uint32) {
 	if o == nil {
 		panic(RuntimeError("close of nil channel"))
 	}
+	it.checkChanRace(g, o, true, site)
 	c := o.ch
 	if c.closed {
 		panic(RuntimeError("close of closed channel"))
 	}
 	it.closeChan(g, o)
+}
+
+// checkChanRace treats a close as a write of the channel and a send as a
+// read of it, as Go's race detector does: a send and a close not ordered
+// by happens-before race (whichever comes first, some interleaving panics).
+func (it *Iteration) checkChanRace(g *G, o *object, close bool, site uint32) {
+	if it.race == nil {
+		return
+	}
+	var r *race.Race
+	if close {
+		r = it.race.Write(g.ID, o.id, site)
+	} else {
+		r = it.race.Read(g.ID, o.id, site)
+	}
+	if r != nil {
+		it.fail(g, it.raceFinding(r))
+	}
 }
 
 // closeChan closes o on behalf of g (nil for a timer or context).
@@ -324,6 +345,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 		i := int(it.opts[k].Case)
 		c := cases[i]
 		if c.Send {
+			it.checkChanRace(g, c.Ch, false, site)
 			it.sendReady(g, c.Ch, c.Slot)
 			return i, 0, false
 		}

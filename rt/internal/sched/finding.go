@@ -146,14 +146,22 @@ func (it *Iteration) testFailure() *Finding {
 
 func (it *Iteration) raceFinding(r *race.Race) *Finding {
 	f := &Finding{Kind: KindRace, Race: r}
-	if o := it.objectByID(r.Var); o != nil {
-		f.RaceObject = fmt.Sprintf("%s at %p", kindNames[o.kind], o.addr)
-	}
 	verb := func(w bool) string {
 		if w {
 			return "write"
 		}
 		return "read"
+	}
+	if o := it.objectByID(r.Var); o != nil {
+		f.RaceObject = fmt.Sprintf("%s at %p", kindNames[o.kind], o.addr)
+		if o.kind == kindChan {
+			verb = func(w bool) string {
+				if w {
+					return "close"
+				}
+				return "send"
+			}
+		}
 	}
 	f.Message = fmt.Sprintf("%s by goroutine %d races with earlier %s by goroutine %d", verb(r.Cur.Write), r.Cur.G, verb(r.Prev.Write), r.Prev.G)
 	for i, a := range []race.Access{r.Cur, r.Prev} {
