@@ -30,8 +30,10 @@ import (
 // statements with an init statement, the cases of a switch without a tag
 // and right operands of && and || in all of these are instrumented where
 // they are evaluated, by a function literal called first (see
-// instrumentCond). For loop post statements, case values of a switch with
-// a tag and tags after an init statement are not instrumented.
+// instrumentCond). A for loop's post statement reports its accesses at the
+// end of the body and before each continue of the loop (instrumentPost).
+// Case values of a switch with a tag and tags after an init statement are
+// not instrumented.
 
 type accessKind int
 
@@ -42,7 +44,8 @@ const (
 
 type access struct {
 	kind accessKind
-	addr string // the address expression passed to rt.Read/Write
+	addr string   // the address expression passed to rt.Read/Write
+	expr ast.Expr // the location
 	pos  token.Pos
 }
 
@@ -66,6 +69,9 @@ func (r *rewriter) memory() {
 			if n.Cond != nil {
 				r.instrumentCond(n.Cond)
 				r.instrumentShortCircuit(n.Cond)
+			}
+			if n.Post != nil {
+				r.instrumentPost(n)
 			}
 		case *ast.IfStmt:
 			if parent, ok := r.parents[n].(*ast.IfStmt); ok && parent.Else == n || n.Init != nil {
@@ -121,6 +127,127 @@ func (r *rewriter) instrumentCond(cond ast.Expr) {
 	}
 	r.edits.insert(r.off(cond.Pos()), "func() bool { "+r.accessCalls(c.accs)+"return true }() && (")
 	r.edits.insert(r.off(cond.End()), ")")
+}
+
+// instrumentPost reports the accesses of a for loop's post statement
+// right before it runs: at the end of the body and before every continue
+// statement of the loop. It gives up (silently, as for any loop header)
+// when a continue cannot take a statement before it or a name of an access
+// path means something else at one of those points.
+func (r *rewriter) instrumentPost(loop *ast.ForStmt) {
+	c := &collector{r: r, start: loop.Post.Pos(), seen: make(map[string]int)}
+	c.simple(loop.Post)
+	if len(c.accs) == 0 {
+		return
+	}
+	var labelObj types.Object
+	if ls, ok := r.parents[loop].(*ast.LabeledStmt); ok {
+		labelObj = r.info.Defs[ls.Label]
+	}
+	var points []token.Pos
+	if n := len(loop.Body.List); n == 0 || !r.terminates(loop.Body.List[n-1]) {
+		points = append(points, loop.Body.Rbrace) // the end of the body is reachable
+	}
+	ok := true
+	ast.Inspect(loop.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			if n.Tok != token.CONTINUE || !r.continues(n, loop, labelObj) {
+				return true
+			}
+			switch r.parents[n].(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				points = append(points, n.Pos())
+			default:
+				ok = false
+			}
+		}
+		return true
+	})
+	for _, pt := range points {
+		for _, a := range c.accs {
+			if !r.sameNames(a.expr, pt) {
+				ok = false
+			}
+		}
+	}
+	if !ok {
+		return
+	}
+	for _, pt := range points {
+		if pt == loop.Body.Rbrace {
+			r.edits.insert(r.off(pt), "; "+r.accessCalls(c.accs))
+		} else {
+			r.edits.insert(r.off(pt), r.accessCalls(c.accs))
+		}
+	}
+}
+
+// terminates reports whether s is a terminating statement of a simple
+// kind, after which inserted code would be unreachable.
+func (r *rewriter) terminates(s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.LabeledStmt:
+		return r.terminates(s.Stmt)
+	case *ast.BlockStmt:
+		return len(s.List) > 0 && r.terminates(s.List[len(s.List)-1])
+	case *ast.IfStmt:
+		return s.Else != nil && r.terminates(s.Body) && r.terminates(s.Else)
+	case *ast.ExprStmt:
+		if call, ok := unparen(s.X).(*ast.CallExpr); ok {
+			if id, ok := unparen(call.Fun).(*ast.Ident); ok {
+				if b, ok := r.info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
+					return true
+				}
+			}
+		}
+	case *ast.ForStmt:
+		return s.Cond == nil // a loop that only a break ends; treated as terminating
+	case *ast.SelectStmt:
+		return true // conservatively: inserting nothing after it is always correct
+	}
+	return false
+}
+
+// continues reports whether the continue statement b continues loop.
+func (r *rewriter) continues(b *ast.BranchStmt, loop *ast.ForStmt, labelObj types.Object) bool {
+	if b.Label != nil {
+		return labelObj != nil && r.info.Uses[b.Label] == labelObj
+	}
+	for n := r.parents[b]; n != nil; n = r.parents[n] {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return n == ast.Node(loop)
+		case *ast.FuncLit:
+			return false
+		}
+	}
+	return false
+}
+
+// sameNames reports whether every name in e denotes at pos what it
+// denotes in e.
+func (r *rewriter) sameNames(e ast.Expr, pos token.Pos) bool {
+	same := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if r.info.Selections[n] != nil {
+				same = same && r.sameNames(n.X, pos)
+				return false // n.Sel is a field or method name
+			}
+		case *ast.Ident:
+			if v, isVar := r.info.Uses[n].(*types.Var); isVar && !v.IsField() && !r.visible(v, pos) {
+				same = false
+			}
+		}
+		return true
+	})
+	return same
 }
 
 // accessCalls returns the runtime calls reporting accs.
@@ -278,7 +405,7 @@ func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
 		return
 	}
 	c.seen[key] = len(c.accs)
-	c.accs = append(c.accs, access{kind: kind, addr: addr, pos: e.Pos()})
+	c.accs = append(c.accs, access{kind: kind, addr: addr, expr: e, pos: e.Pos()})
 }
 
 // addr returns the address expression for location e (the map itself

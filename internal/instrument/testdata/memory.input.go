@@ -119,3 +119,29 @@ func Switch(n *node) string {
 	}
 	return ""
 }
+
+func Posts(head *node, xs []int) {
+	for p := head; p != nil; p = p.next { // the post reads p.next
+		if p.val < 0 {
+			continue
+		}
+		for q := p; q != nil; q = q.next {
+		}
+	}
+	for i := 0; i < len(xs); xs[i]++ { // the post writes xs[i]
+		i++
+	}
+	for p := head; p != nil; p = p.next {
+		p := 1 // shadows p at the end of the body: the post is left alone
+		_ = p
+	}
+}
+
+func PostAfterContinue(head *node) {
+	for p := head; p != nil; p = p.next {
+		if p.val > 0 {
+			fmt.Println(p.val)
+		}
+		continue // nothing is inserted after it: it would be unreachable
+	}
+}
