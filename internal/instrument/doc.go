@@ -71,6 +71,8 @@
 //     switch without a tag, right operands of && and ||) report their
 //     accesses where they are evaluated, through a function literal
 //     called first: for func() bool { rt.Read(&x, site); return true }() && (cond) {
+//     Case values of a switch with a tag (and its tag after an init) use
+//     a function literal returning the value: case func() T { ...; return v }():
 //     The accesses of a for loop's post statement are reported at the end
 //     of the body and before each continue of the loop.
 //
@@ -92,9 +94,8 @@
 // method expressions; a select whose label is the target of both goto and
 // break; memory accesses whose address depends on a call or on a name the
 // statement declares; modeled calls whose only argument is a multi-value
-// call. Not instrumented and not reported: accesses in case values of a
-// switch with a tag, in the tag of a switch with an init statement, in the
-// init of an else-if, and in a for loop's post statement when a name of
-// its access paths is shadowed in the body or a continue of the loop is
-// itself labeled.
+// call. Not instrumented and not reported: accesses in the init of an
+// else-if, in case values and tags whose type cannot be named, and in a
+// for loop's post statement when a name of its access paths is shadowed
+// in the body or a continue of the loop is itself labeled.
 package instrument

@@ -32,8 +32,9 @@ import (
 // they are evaluated, by a function literal called first (see
 // instrumentCond). A for loop's post statement reports its accesses at the
 // end of the body and before each continue of the loop (instrumentPost).
-// Case values of a switch with a tag and tags after an init statement are
-// not instrumented.
+// Case values of a switch with a tag, and its tag after an init
+// statement, are instrumented by a function literal returning the value
+// (instrumentValue).
 
 type accessKind int
 
@@ -79,13 +80,19 @@ func (r *rewriter) memory() {
 			}
 			r.instrumentShortCircuit(n.Cond)
 		case *ast.SwitchStmt:
-			// The cases of a switch without a tag are conditions,
-			// evaluated in order until one holds.
-			if n.Tag == nil {
-				for _, cl := range n.Body.List {
-					for _, e := range cl.(*ast.CaseClause).List {
+			// The cases are evaluated in order until one matches: the
+			// conditions of a switch without a tag, or the values
+			// compared with the tag.
+			if n.Tag != nil && n.Init != nil {
+				r.instrumentValue(n.Tag)
+			}
+			for _, cl := range n.Body.List {
+				for _, e := range cl.(*ast.CaseClause).List {
+					if n.Tag == nil {
 						r.instrumentCond(e)
 						r.instrumentShortCircuit(e)
+					} else {
+						r.instrumentValue(e)
 					}
 				}
 			}
@@ -248,6 +255,34 @@ func (r *rewriter) sameNames(e ast.Expr, pos token.Pos) bool {
 		return true
 	})
 	return same
+}
+
+// instrumentValue instruments a non-boolean expression evaluated after
+// the start of its statement (a case value, a switch tag after an init)
+// with a function literal that reports its accesses and returns its value:
+//
+//	case func() T { rt.Read(&p.x, site); return p.x }():
+//
+// It gives up when the type of e cannot be named there.
+func (r *rewriter) instrumentValue(e ast.Expr) {
+	if r.isConst(e) {
+		return
+	}
+	c := &collector{r: r, start: e.Pos(), seen: make(map[string]int)}
+	c.read(e)
+	if len(c.accs) == 0 {
+		return
+	}
+	t := r.typeOf(e)
+	if t == nil || isUntyped(t) || isTuple(t) {
+		return
+	}
+	ts, err := r.typeExpr(t, e.Pos())
+	if err != nil {
+		return
+	}
+	r.edits.insert(r.off(e.Pos()), "func() "+ts+" { "+r.accessCalls(c.accs)+"return ")
+	r.edits.insert(r.off(e.End()), " }()")
 }
 
 // accessCalls returns the runtime calls reporting accs.

@@ -145,3 +145,13 @@ func PostAfterContinue(head *node) {
 		continue // nothing is inserted after it: it would be unreachable
 	}
 }
+
+func Tagged(n *node, limit int) string {
+	switch v := limit; n.val {
+	case n.next.val:
+		return "same as next"
+	case v, 0:
+		return "limit or zero"
+	}
+	return ""
+}
