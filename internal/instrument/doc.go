@@ -76,6 +76,9 @@
 //     The accesses of a for loop's post statement are reported at the end
 //     of the body and before each continue of the loop.
 //
+// An else-if with an init statement becomes else { accesses; if ... },
+// which reports the accesses of its init.
+//
 // A file whose language version predates generics (go1.18) gets a
 // //go:build line adding go1.21 to its constraint, which lets it call the
 // generic runtime functions and keeps its loop semantics; its own build
@@ -94,8 +97,8 @@
 // method expressions; a select whose label is the target of both goto and
 // break; memory accesses whose address depends on a call or on a name the
 // statement declares; modeled calls whose only argument is a multi-value
-// call. Not instrumented and not reported: accesses in the init of an
-// else-if, in case values and tags whose type cannot be named, and in a
+// call. Not instrumented and not reported: accesses in case values and
+// tags whose type cannot be named, and in a
 // for loop's post statement when a name of its access paths is shadowed
 // in the body or a continue of the loop is itself labeled.
 package instrument

@@ -75,7 +75,20 @@ func (r *rewriter) memory() {
 				r.instrumentPost(n)
 			}
 		case *ast.IfStmt:
-			if parent, ok := r.parents[n].(*ast.IfStmt); ok && parent.Else == n || n.Init != nil {
+			elseIf := false
+			if parent, ok := r.parents[n].(*ast.IfStmt); ok && parent.Else == n {
+				elseIf = true
+			}
+			if elseIf && n.Init != nil {
+				// else if init; cond { becomes else { accesses; if init; cond { ... } }
+				c := &collector{r: r, start: n.Pos(), seen: make(map[string]int)}
+				c.simple(n.Init)
+				if len(c.accs) > 0 {
+					r.edits.insert(r.off(n.Pos()), "{ "+r.accessCalls(c.accs))
+					r.edits.insert(r.off(n.End()), " }")
+				}
+			}
+			if elseIf || n.Init != nil {
 				r.instrumentCond(n.Cond)
 			}
 			r.instrumentShortCircuit(n.Cond)

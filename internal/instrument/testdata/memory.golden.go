@@ -107,15 +107,15 @@ func Conditions(n *node, xs []int) {
 	}
 	__rt.Read(&n.val, __rtSites_ed65bafe+42); if n.val > 0 {
 	} else if func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+47); __rt.Read(&n.next.val, __rtSites_ed65bafe+48); return true }() && (n.next.val > 0) {
-	} else if v := n.val; v > 1 && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+49); return true }() && (n.next != nil) {
-	}
+	} else { __rt.Read(&n.val, __rtSites_ed65bafe+49); if v := n.val; v > 1 && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+50); return true }() && (n.next != nil) {
+	} }
 }
 
 func Switch(n *node) string {
 	switch {
-	case func() bool { __rt.Read(&n.val, __rtSites_ed65bafe+50); return true }() && (n.val > 0):
+	case func() bool { __rt.Read(&n.val, __rtSites_ed65bafe+51); return true }() && (n.val > 0):
 		return "positive"
-	case func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+51); return true }() && (n.next != nil && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+52); __rt.Read(&n.next.val, __rtSites_ed65bafe+53); return true }() && (n.next.val > 0)):
+	case func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+52); return true }() && (n.next != nil && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+53); __rt.Read(&n.next.val, __rtSites_ed65bafe+54); return true }() && (n.next.val > 0)):
 		return "next positive"
 	}
 	return ""
@@ -123,15 +123,15 @@ func Switch(n *node) string {
 
 func Posts(head *node, xs []int) {
 	for p := head; p != nil; p = p.next { // the post reads p.next
-		__rt.Read(&p.val, __rtSites_ed65bafe+56); if p.val < 0 {
-			__rt.Read(&p.next, __rtSites_ed65bafe+55); continue
+		__rt.Read(&p.val, __rtSites_ed65bafe+57); if p.val < 0 {
+			__rt.Read(&p.next, __rtSites_ed65bafe+56); continue
 		}
 		for q := p; q != nil; q = q.next {
-		; __rt.Read(&q.next, __rtSites_ed65bafe+57); }
-	; __rt.Read(&p.next, __rtSites_ed65bafe+54); }
+		; __rt.Read(&q.next, __rtSites_ed65bafe+58); }
+	; __rt.Read(&p.next, __rtSites_ed65bafe+55); }
 	for i := 0; i < len(xs); xs[i]++ { // the post writes xs[i]
 		i++
-	; __rt.Write(&xs[i], __rtSites_ed65bafe+58); }
+	; __rt.Write(&xs[i], __rtSites_ed65bafe+59); }
 	for p := head; p != nil; p = p.next {
 		p := 1 // shadows p at the end of the body: the post is left alone
 		_ = p
@@ -140,16 +140,16 @@ func Posts(head *node, xs []int) {
 
 func PostAfterContinue(head *node) {
 	for p := head; p != nil; p = p.next {
-		__rt.Read(&p.val, __rtSites_ed65bafe+60); if p.val > 0 {
-			__rt.Read(&p.val, __rtSites_ed65bafe+61); fmt.Println(p.val)
+		__rt.Read(&p.val, __rtSites_ed65bafe+61); if p.val > 0 {
+			__rt.Read(&p.val, __rtSites_ed65bafe+62); fmt.Println(p.val)
 		}
-		__rt.Read(&p.next, __rtSites_ed65bafe+59); continue // nothing is inserted after it: it would be unreachable
+		__rt.Read(&p.next, __rtSites_ed65bafe+60); continue // nothing is inserted after it: it would be unreachable
 	}
 }
 
 func Tagged(n *node, limit int) string {
-	switch v := limit; func() int { __rt.Read(&n.val, __rtSites_ed65bafe+62); return n.val }() {
-	case func() int { __rt.Read(&n.next, __rtSites_ed65bafe+63); __rt.Read(&n.next.val, __rtSites_ed65bafe+64); return n.next.val }():
+	switch v := limit; func() int { __rt.Read(&n.val, __rtSites_ed65bafe+63); return n.val }() {
+	case func() int { __rt.Read(&n.next, __rtSites_ed65bafe+64); __rt.Read(&n.next.val, __rtSites_ed65bafe+65); return n.next.val }():
 		return "same as next"
 	case v, 0:
 		return "limit or zero"
@@ -157,7 +157,17 @@ func Tagged(n *node, limit int) string {
 	return ""
 }
 
-var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 45, 17, 45, 17, 50, 3, 53, 7, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 86, 18, 87, 15, 94, 2, 94, 2, 95, 9, 107, 5, 101, 7, 103, 26, 103, 41, 105, 29, 108, 12, 108, 12, 109, 33, 115, 7, 117, 7, 117, 24, 117, 24, 124, 31, 124, 31, 125, 6, 128, 29, 131, 27, 141, 31, 142, 6, 143, 16, 150, 21, 151, 7, 151, 7)
+func ElseIfInit(n *node) int {
+	__rt.Read(&n.val, __rtSites_ed65bafe+66); if n.val > 0 {
+		return 1
+	} else { __rt.Read(&n.next, __rtSites_ed65bafe+67); __rt.Read(&n.next.val, __rtSites_ed65bafe+68); if v := n.next.val; v > 0 {
+		return v
+	} else {
+		return 0
+	} }
+}
+
+var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 52, 9, 55, 9, 45, 17, 45, 17, 50, 3, 53, 7, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 86, 18, 87, 15, 94, 2, 94, 2, 95, 9, 107, 5, 101, 7, 103, 26, 103, 41, 105, 29, 108, 12, 108, 12, 109, 17, 109, 33, 115, 7, 117, 7, 117, 24, 117, 24, 124, 31, 124, 31, 125, 6, 128, 29, 131, 27, 141, 31, 142, 6, 143, 16, 150, 21, 151, 7, 151, 7, 160, 5, 162, 17, 162, 17)
 
 // Warnings:
 //	testdata/memory.go:48:2: access to s[index()] not instrumented: its address depends on a call, or on a name declared in the statement

@@ -155,3 +155,13 @@ func Tagged(n *node, limit int) string {
 	}
 	return ""
 }
+
+func ElseIfInit(n *node) int {
+	if n.val > 0 {
+		return 1
+	} else if v := n.next.val; v > 0 {
+		return v
+	} else {
+		return 0
+	}
+}
