@@ -54,7 +54,7 @@ var realModules = []realModule{{
 	},
 }, {
 	path: "github.com/sourcegraph/conc", version: "v0.3.0",
-	packages:  []string{".", "internal/multierror", "iter", "panics", "pool"},
+	packages:  []string{".", "internal/multierror", "iter", "panics", "pool", "stream"},
 	schedules: 30,
 	expected: map[string]map[string]string{
 		"idle":  leakyConcTests,

@@ -72,9 +72,13 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 	case s.Key == nil || isBlank(s.Key):
 		head = append(head, text("_, "+ok+" := "+recv+"; if !"+ok+" { break }; {"))
 	case s.Tok == token.DEFINE && r.perLoopVars():
-		// Before Go 1.22 the variable is shared by all iterations.
-		head = []part{text("for " + c + ", "), r.spanOf(s.Key), text(" := "), r.spanOf(s.X), text(", *new(" + elem + "); ; { var " + ok + " bool; "),
-			text(s.Key.(*ast.Ident).Name), text(", " + ok + " = " + recv + "; if !" + ok + " { break }; {")}
+		// Before Go 1.22 the variable is shared by all iterations. The
+		// element type is named only in the init, before the variable
+		// (which may shadow it, as in "for T := range c" over a chan T)
+		// is in scope; the loop calls the instantiated receive through f.
+		f := r.tmp("Recv")
+		head = []part{text("for " + f + ", " + c + ", "), r.spanOf(s.Key), text(" := " + r.rt("Recv2["+elem+"]") + ", "), r.spanOf(s.X), text(", *new(" + elem + "); ; { var " + ok + " bool; "),
+			text(s.Key.(*ast.Ident).Name), text(", " + ok + " = " + f + "(" + c + ", " + r.site(s.For) + "); if !" + ok + " { break }; {")}
 	case s.Tok == token.DEFINE:
 		head = append(head, r.spanOf(s.Key), text(", "+ok+" := "+recv+"; if !"+ok+" { break }; {"))
 	default:

@@ -9,12 +9,22 @@ import "fmt"
 
 func Range(c chan int) {
 	var fs []func()
-	for __rtCh1, v := c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rt.Recv2[int](__rtCh1, __rtSites_5115e78b+0); if !__rtOk2 { break }; {
-		fs = append(fs, func() { __rt.Read(&v, __rtSites_5115e78b+1); fmt.Println(v) })
+	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_5115e78b+1); if !__rtOk2 { break }; {
+		fs = append(fs, func() { __rt.Read(&v, __rtSites_5115e78b+5); fmt.Println(v) })
 	}}
 	for _, f := range fs {
 		f()
 	}
 }
 
-var __rtSites_5115e78b = __rt.RegisterFile("testdata/rangelegacy.go", 11, 2, 12, 40)
+type callbackCh chan func()
+
+// A loop variable may shadow the element type's name.
+func Shadowing(queue chan callbackCh) {
+	for __rtRecv6, __rtCh4, callbackCh := __rt.Recv2[callbackCh], queue, *new(callbackCh); ; { var __rtOk5 bool; callbackCh, __rtOk5 = __rtRecv6(__rtCh4, __rtSites_5115e78b+3); if !__rtOk5 { break }; {
+		f := __rt.Recv[func()](callbackCh, __rtSites_5115e78b+4)
+		f()
+	}}
+}
+
+var __rtSites_5115e78b = __rt.RegisterFile("testdata/rangelegacy.go", 11, 2, 11, 2, 23, 2, 23, 2, 24, 8, 12, 40)

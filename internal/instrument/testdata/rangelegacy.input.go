@@ -15,3 +15,13 @@ func Range(c chan int) {
 		f()
 	}
 }
+
+type callbackCh chan func()
+
+// A loop variable may shadow the element type's name.
+func Shadowing(queue chan callbackCh) {
+	for callbackCh := range queue {
+		f := <-callbackCh
+		f()
+	}
+}
