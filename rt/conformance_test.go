@@ -157,27 +157,7 @@ func TestConformanceSendCloseRace(t *testing.T) {
 
 func TestConformanceMutualExclusion(t *testing.T) {
 	run := func(locked bool) []string {
-		return outcomes(t, rt.Options{NoRace: true}, func() string {
-			var mu sync.Mutex
-			n := 0
-			var wg sync.WaitGroup
-			inc := func() {
-				defer rt.WGDone(&wg, 0)
-				if locked {
-					rt.Lock(&mu, 0)
-					defer rt.Unlock(&mu, 0)
-				}
-				rt.Read(&n, 0)
-				v := n
-				rt.Write(&n, 0)
-				n = v + 1
-			}
-			rt.WGAdd(&wg, 2, 0)
-			rt.Go(inc, 0)
-			rt.Go(inc, 0)
-			rt.WGWait(&wg, 0)
-			return fmt.Sprint(n)
-		})
+		return outcomes(t, rt.Options{NoRace: true}, func() string { return fmt.Sprint(countTo2(locked)) })
 	}
 	expect(t, run(true), "2")
 	expect(t, run(false), "1", "2")

@@ -125,26 +125,31 @@ func readWriteRead(fixed bool) func() {
 
 // counter: two goroutines increment a shared counter.
 func counter(fixed bool) func() {
-	return func() {
-		var mu sync.Mutex
-		n := 0
-		var wg sync.WaitGroup
-		inc := func() {
-			defer rt.WGDone(&wg, 0)
-			if fixed {
-				rt.Lock(&mu, 0)
-				defer rt.Unlock(&mu, 0)
-			}
-			rt.Read(&n, 0)
-			v := n
-			rt.Write(&n, 0)
-			n = v + 1
+	return func() { countTo2(fixed) }
+}
+
+// countTo2 has two goroutines increment a counter, under a mutex when
+// locked, and returns the final count.
+func countTo2(locked bool) int {
+	var mu sync.Mutex
+	n := 0
+	var wg sync.WaitGroup
+	inc := func() {
+		defer rt.WGDone(&wg, 0)
+		if locked {
+			rt.Lock(&mu, 0)
+			defer rt.Unlock(&mu, 0)
 		}
-		rt.WGAdd(&wg, 2, 0)
-		rt.Go(inc, 0)
-		rt.Go(inc, 0)
-		rt.WGWait(&wg, 0)
+		rt.Read(&n, 0)
+		v := n
+		rt.Write(&n, 0)
+		n = v + 1
 	}
+	rt.WGAdd(&wg, 2, 0)
+	rt.Go(inc, 0)
+	rt.Go(inc, 0)
+	rt.WGWait(&wg, 0)
+	return n
 }
 
 // checkThenAct: each goroutine checks a map entry under the lock, then

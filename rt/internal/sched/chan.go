@@ -75,15 +75,19 @@ func (w *waitq) dequeue() *sudog {
 	return nil
 }
 
-func (w *waitq) remove(s *sudog) {
-	for i, x := range w.q {
-		if x == s {
-			copy(w.q[i:], w.q[i+1:])
-			w.q[len(w.q)-1] = nil
-			w.q = w.q[:len(w.q)-1]
-			return
+func (w *waitq) remove(s *sudog) { w.q = without(w.q, s) }
+
+// without removes the first x from s, keeping the order of the rest.
+func without[T comparable](s []T, x T) []T {
+	for i, y := range s {
+		if y == x {
+			copy(s[i:], s[i+1:])
+			var zero T
+			s[len(s)-1] = zero
+			return s[:len(s)-1]
 		}
 	}
+	return s
 }
 
 // ChanObj is a handle on a channel's model.
@@ -142,17 +146,8 @@ func (g *G) Send(o *ChanObj, slot int32, site uint32) {
 	}
 	it.checkChanRace(g, o, false, site)
 	c := o.ch
-	if c.closed {
-		panic(RuntimeError("send on closed channel"))
-	}
-	if r := c.recvq.dequeue(); r != nil {
-		it.deliver(r, slot, true)
-		it.syncPair(g, r.g, o)
-		return
-	}
-	if c.buf.len() < c.cap {
-		c.buf.push(slot)
-		it.acqrel(g, o)
+	if c.closed || c.recvq.hasWaiter() || c.buf.len() < c.cap {
+		it.sendReady(g, o, slot)
 		return
 	}
 	s := g.sudog(0)
@@ -394,7 +389,8 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	return i, g.slot, g.ok
 }
 
-// sendReady performs a send that cannot block.
+// sendReady performs a send that cannot block: the channel is closed (it
+// panics), a receiver waits, or the buffer has room.
 func (it *Iteration) sendReady(g *G, o *object, slot int32) {
 	c := o.ch
 	if c.closed {

@@ -357,13 +357,4 @@ func (it *Iteration) exit(g *G, p any, abnormal bool) {
 	it.reschedule(g)
 }
 
-func (it *Iteration) removeLive(g *G) {
-	for i, l := range it.live {
-		if l == g {
-			copy(it.live[i:], it.live[i+1:])
-			it.live[len(it.live)-1] = nil
-			it.live = it.live[:len(it.live)-1]
-			return
-		}
-	}
-}
+func (it *Iteration) removeLive(g *G) { it.live = without(it.live, g) }
