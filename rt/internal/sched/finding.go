@@ -141,7 +141,11 @@ func (it *Iteration) fatal(g *G, msg string) *Finding {
 }
 
 func (it *Iteration) testFailure() *Finding {
-	return &Finding{Kind: KindTestFailure, Message: "the test failed", Logs: it.logs}
+	msg := "the test failed"
+	if it.failMsg != "" {
+		msg = it.failMsg
+	}
+	return &Finding{Kind: KindTestFailure, Message: msg, Logs: it.logs}
 }
 
 func (it *Iteration) raceFinding(r *race.Race) *Finding {

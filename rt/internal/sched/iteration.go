@@ -53,6 +53,7 @@ type Iteration struct {
 	mainDone   bool
 	mainDoneAt int64
 	failed     bool
+	failMsg    string // the first failure's message
 	skipped    bool
 	logs       []string
 

@@ -17,6 +17,9 @@ func (g *G) Log(msg string) { g.it.logs = append(g.it.logs, msg) }
 func (g *G) Fail(msg string) {
 	if msg != "" {
 		g.it.logs = append(g.it.logs, msg)
+		if g.it.failMsg == "" {
+			g.it.failMsg = msg
+		}
 	}
 	g.it.failed = true
 }
