@@ -189,3 +189,28 @@ func TestIterationsAreIndependent(t *testing.T) {
 		t.Errorf("%d goroutines started, %d unwound", started, unwound)
 	}
 }
+
+func TestNativeChildRunsUncontrolled(t *testing.T) {
+	// A goroutine started by plain "go" inside an exploration (as an
+	// httptest server starts its handlers) inherits its creator's
+	// identity; it must run uncontrolled, not be taken for its creator,
+	// even while the creator is the running goroutine, blocked natively.
+	// Uncontrolled, rt.Now is the wall clock, not the virtual one.
+	virtual := 0
+	rep, err := rt.Explore("NativeChild", rt.Options{Schedules: 50, StuckAfter: 2 * time.Second, ScheduleDir: "-"}, func() {
+		var wg sync.WaitGroup
+		rt.WGGo(&wg, func() { rt.Gosched(0) }, 0)
+		now := make(chan time.Time)
+		go func() { now <- rt.Now(0) }()
+		if (<-now).Year() == rt.Epoch.Year() { // native receive: the test goroutine blocks while it runs
+			virtual++
+		}
+		rt.WGWait(&wg, 0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" || rep.Schedules != 50 || virtual != 0 {
+		t.Errorf("got %q after %d schedules; the child ran controlled in %d:\n%s", rep.Kind, rep.Schedules, virtual, rep.Text)
+	}
+}

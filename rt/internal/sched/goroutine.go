@@ -20,6 +20,7 @@ type G struct {
 	it   *Iteration
 	wake chan struct{}
 	lab  label
+	gp   uintptr // the runtime's descriptor of its goroutine (0: unknown)
 
 	state   gstate
 	pending event.Event
@@ -63,12 +64,18 @@ func Current() *G {
 	if g == nil {
 		return nil
 	}
+	if gp := getg(); gp != g.gp && gp != 0 {
+		// A goroutine started natively by g, or by code g called (an
+		// httptest server's handler): it inherited g's label but is not
+		// g. It runs uncontrolled.
+		return nil
+	}
 	if g.abort || g.it.ended {
 		runtime.Goexit()
 	}
 	if g.it.cur != g {
-		// A goroutine started natively by g (it inherited g's label),
-		// running concurrently with the controlled world.
+		// The same, on an architecture without getg: g itself is parked,
+		// so the caller must be another goroutine.
 		return nil
 	}
 	return g
@@ -98,6 +105,7 @@ func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G 
 
 // run is the body of every controlled goroutine.
 func (it *Iteration) run(g *G, f func()) {
+	g.gp = getg()
 	setLabel(&g.lab)
 	<-g.wake
 	if g.abort {
