@@ -214,3 +214,25 @@ func TestNativeChildRunsUncontrolled(t *testing.T) {
 		t.Errorf("got %q after %d schedules; the child ran controlled in %d:\n%s", rep.Kind, rep.Schedules, virtual, rep.Text)
 	}
 }
+
+func TestLivelockReportShowsTheLastEvents(t *testing.T) {
+	// A long run keeps its most recent events: the end of the report's
+	// interleaving is where the run ended.
+	rep, _ := rt.Explore("Spin", rt.Options{MaxSteps: 200000, ScheduleDir: "-"}, func() {
+		var mu sync.Mutex
+		for i := 0; ; i++ {
+			rt.Lock(&mu, 0)
+			rt.Unlock(&mu, 0)
+			if i == 99990 {
+				var other sync.WaitGroup
+				rt.WGAdd(&other, 1, 0) // an event only near the end of the run
+			}
+		}
+	})
+	if rep.Kind != "livelock" || !strings.Contains(rep.Text, "of 200000 events") {
+		t.Fatalf("got %q:\n%s", rep.Kind, rep.Text)
+	}
+	if !strings.Contains(rep.Text, "WaitGroup.Add") {
+		t.Errorf("the interleaving does not end where the run ended:\n%s", rep.Text)
+	}
+}

@@ -69,7 +69,7 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	}
 	if len(f.Trace) > 0 {
 		b.WriteString("\n")
-		writeTrace(&b, f.Trace, f.Objects, pos)
+		writeTrace(&b, f.Trace, f.TraceDropped, f.Objects, pos)
 	}
 	if len(f.EarlyTimers) > 0 {
 		writeEarlyTimers(&b, f.EarlyTimers, pos)
@@ -80,7 +80,7 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	return b.String()
 }
 
-func writeTrace(b *strings.Builder, trace []event.Event, objects map[int32]string, pos Positions) {
+func writeTrace(b *strings.Builder, trace []event.Event, dropped int, objects map[int32]string, pos Positions) {
 	var shown []event.Event
 	for _, e := range trace {
 		if e.Op == event.OpStart || e.Op == event.OpResume {
@@ -89,9 +89,9 @@ func writeTrace(b *strings.Builder, trace []event.Event, objects map[int32]strin
 		shown = append(shown, e)
 	}
 	skip := 0
-	if len(shown) > traceShown {
-		skip = len(shown) - traceShown
-		fmt.Fprintf(b, "interleaving (last %d of %d events):\n", traceShown, len(shown))
+	if len(shown) > traceShown || dropped > 0 {
+		skip = max(len(shown)-traceShown, 0)
+		fmt.Fprintf(b, "interleaving (last %d of %d events):\n", len(shown)-skip, len(shown)+dropped)
 	} else {
 		fmt.Fprintf(b, "interleaving (%d events):\n", len(shown))
 	}

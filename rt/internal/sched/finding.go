@@ -42,7 +42,9 @@ type Finding struct {
 	Stack      string // stack of a panic or fatal error
 	Logs       []string
 	Trace      []event.Event
-	Objects    map[int32]string // object id -> kind ("Mutex", "channel", ...)
+	// TraceDropped counts the earlier events of the run not in Trace.
+	TraceDropped int
+	Objects      map[int32]string // object id -> kind ("Mutex", "channel", ...)
 	// EarlyTimers are the timers the schedule fired while goroutines could
 	// still run.
 	EarlyTimers []EarlyTimer

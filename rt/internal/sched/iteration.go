@@ -37,11 +37,12 @@ type Iteration struct {
 	timers   timerHeap
 	timerSeq int64
 
-	steps    int
-	points   int
-	switches int
-	trace    []event.Event
-	hash     uint64
+	steps        int
+	points       int
+	switches     int
+	trace        []event.Event
+	traceDropped int // events recorded before those in trace
+	hash         uint64
 
 	choices    []int
 	opts       []strategy.Option
@@ -67,9 +68,13 @@ type Iteration struct {
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 
 func (it *Iteration) record(ev event.Event) {
-	if len(it.trace) < cap(it.trace) || len(it.trace) < traceLimit {
-		it.trace = append(it.trace, ev)
+	if len(it.trace) == traceLimit {
+		// Keep the most recent events: drop the older half.
+		n := copy(it.trace, it.trace[traceLimit/2:])
+		it.trace = it.trace[:n]
+		it.traceDropped += traceLimit - n
 	}
+	it.trace = append(it.trace, ev)
 	h := it.hash
 	for _, v := range [4]uint32{uint32(ev.G), uint32(ev.Op), uint32(ev.Obj), ev.Site} {
 		h ^= uint64(v)
@@ -78,7 +83,7 @@ func (it *Iteration) record(ev event.Event) {
 	it.hash = h
 }
 
-// traceLimit bounds the events kept for a report.
+// traceLimit bounds the events kept for a report (the most recent ones).
 const traceLimit = 1 << 16
 
 // step is the scheduling point before operation op of g on o. It returns
@@ -297,7 +302,7 @@ func (it *Iteration) quiescent(g *G) {
 // goroutine that has not exited, it does not return.
 func (it *Iteration) fail(g *G, f *Finding) {
 	if it.finding == nil && it.diverged == "" {
-		f.Trace = it.trace
+		f.Trace, f.TraceDropped = it.trace, it.traceDropped
 		f.Objects = it.objectNames()
 		f.EarlyTimers = it.early
 		it.finding = f
