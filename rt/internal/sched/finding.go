@@ -60,7 +60,7 @@ func (it *Iteration) info(g *G) GoroutineInfo {
 	case g.state == gBlocked:
 		what := g.blockOp.String()
 		if g.blockObj != nil {
-			what += " on " + kindNames[g.blockObj.kind]
+			what += " on " + describe(g.blockObj)
 		} else if g.blockOp == event.OpSend || g.blockOp == event.OpRecv {
 			what += " on nil channel"
 		} else if g.blockOp == event.OpSelect {
@@ -70,7 +70,7 @@ func (it *Iteration) info(g *G) GoroutineInfo {
 	case g.state == gReady && g.pending.Op == event.OpStart:
 		gi.Status = "not started"
 	case g.state == gReady && g.pendObj != nil:
-		what := g.pending.Op.String() + " on " + kindNames[g.pendObj.kind]
+		what := g.pending.Op.String() + " on " + describe(g.pendObj)
 		if it.enabled(g) {
 			gi.Status = "about to " + what
 		} else {
@@ -81,6 +81,19 @@ func (it *Iteration) info(g *G) GoroutineInfo {
 		gi.Status, gi.Site = "about to "+g.pending.Op.String(), g.pending.Site
 	}
 	return gi
+}
+
+// describe names an object for a report: its kind and number, and who
+// holds it when it is a held lock.
+func describe(o *object) string {
+	s := fmt.Sprintf("%s#%d", kindNames[o.kind], o.id)
+	switch {
+	case o.owner != 0 && (o.kind == kindMutex || o.kind == kindRWMutex):
+		s += fmt.Sprintf(" held by goroutine %d", o.owner)
+	case o.kind == kindRWMutex && o.readers > 0:
+		s += fmt.Sprintf(" read-locked by %d goroutine(s)", o.readers)
+	}
+	return s
 }
 
 func (it *Iteration) stuckGoroutines() []GoroutineInfo {

@@ -40,8 +40,9 @@ type object struct {
 
 	// Mutex; RWMutex writer side.
 	locked      bool
-	wHeld       bool // RWMutex: a writer holds or awaits the lock (blocks new readers)
-	wActive     bool // RWMutex: a writer holds the lock
+	owner       int32 // goroutine holding the Mutex or the RWMutex's write lock (for reports)
+	wHeld       bool  // RWMutex: a writer holds or awaits the lock (blocks new readers)
+	wActive     bool  // RWMutex: a writer holds the lock
 	readers     int
 	writer      *G   // RWMutex: writer waiting for readers to drain
 	rblocked    []*G // RWMutex: readers blocked by a writer

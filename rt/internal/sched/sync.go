@@ -16,7 +16,7 @@ func (g *G) Lock(addr unsafe.Pointer, site uint32) {
 	it := g.it
 	o := it.object(addr, kindMutex)
 	it.step(g, event.OpLock, o, site)
-	o.locked = true
+	o.locked, o.owner = true, g.ID
 	it.acquire(g, o)
 }
 
@@ -29,7 +29,7 @@ func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
 		it.yielded(g)
 		return false
 	}
-	o.locked = true
+	o.locked, o.owner = true, g.ID
 	it.acquire(g, o)
 	return true
 }
@@ -43,7 +43,7 @@ func (g *G) Unlock(addr unsafe.Pointer, site uint32) {
 	if !o.locked {
 		it.fail(g, it.fatal(g, "sync: unlock of unlocked mutex"))
 	}
-	o.locked = false
+	o.locked, o.owner = false, 0
 	it.release(g, o)
 }
 
@@ -63,7 +63,7 @@ func (g *G) RWLock(addr unsafe.Pointer, site uint32) {
 		o.writer = g
 		it.block(g, event.OpWLock, o, site)
 	}
-	o.wActive = true
+	o.wActive, o.owner = true, g.ID
 	it.acquireRW(g, o)
 }
 
@@ -82,7 +82,7 @@ func (g *G) RWTryLock(addr unsafe.Pointer, site uint32) bool {
 	if o.wHeld || o.readers > 0 {
 		return false
 	}
-	o.wHeld, o.wActive = true, true
+	o.wHeld, o.wActive, o.owner = true, true, g.ID
 	it.acquireRW(g, o)
 	return true
 }
@@ -95,7 +95,7 @@ func (g *G) RWUnlock(addr unsafe.Pointer, site uint32) {
 	if !o.wActive {
 		it.fail(g, it.fatal(g, "sync: Unlock of unlocked RWMutex"))
 	}
-	o.wActive = false
+	o.wActive, o.owner = false, 0
 	it.release(g, o)
 	for _, r := range o.rblocked {
 		o.readers++
