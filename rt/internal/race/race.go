@@ -142,6 +142,19 @@ func (d *Detector) Release(g, obj int32) {
 	(*c)[g]++
 }
 
+// AcquireVC makes everything released into v happen before g's next step.
+// v is a clock owned by the caller (a channel's buffer position, ...).
+func (d *Detector) AcquireVC(g int32, v *VC) {
+	join(d.clock(g), *v)
+}
+
+// ReleaseVC makes g's past happen before every later AcquireVC of v.
+func (d *Detector) ReleaseVC(g int32, v *VC) {
+	c := d.clock(g)
+	join(v, *c)
+	(*c)[g]++
+}
+
 // AcquireRelease is an atomic read-modify-write: both at once.
 func (d *Detector) AcquireRelease(g, obj int32) {
 	d.Acquire(g, obj)

@@ -20,6 +20,59 @@ type chanState struct {
 	sendq  waitq
 	// Slab is the typed value storage, set and used by package rt.
 	Slab any
+
+	// Happens-before, as the Go memory model orders channels: values
+	// ever put into and taken out of the buffer, the clocks of the
+	// buffer's positions (a send is ordered before the receive of its
+	// value; the k-th receive before the (k+C)-th send completes) and the
+	// clock of the close.
+	sent, recvd int
+	elemVC      []race.VC
+	spaceVC     []race.VC
+	closeVC     race.VC
+}
+
+// hbRing bounds the positions a channel keeps clocks for. A channel of
+// larger capacity shares positions, which orders a little more than Go
+// promises: it can hide a race, never report a false one.
+const hbRing = 64
+
+// bufSend records the happens-before of g putting a value into c's buffer.
+func (it *Iteration) bufSend(g *G, c *chanState) {
+	if it.race != nil && g != nil {
+		k := c.position(c.sent)
+		it.race.AcquireVC(g.ID, &c.spaceVC[k])
+		it.race.ReleaseVC(g.ID, &c.elemVC[k])
+	}
+	c.sent++
+}
+
+// bufRecv records the happens-before of g taking a value out of c's buffer.
+func (it *Iteration) bufRecv(g *G, c *chanState) {
+	if it.race != nil && g != nil {
+		k := c.position(c.recvd)
+		it.race.AcquireVC(g.ID, &c.elemVC[k])
+		it.race.ReleaseVC(g.ID, &c.spaceVC[k])
+	}
+	c.recvd++
+}
+
+func (c *chanState) position(n int) int {
+	r := c.cap
+	if r > hbRing {
+		r = hbRing
+	}
+	if c.elemVC == nil {
+		c.elemVC, c.spaceVC = make([]race.VC, r), make([]race.VC, r)
+	}
+	return n % r
+}
+
+// pop takes the oldest value out of the buffer without a receiver (a
+// stopped timer discarding its tick).
+func (c *chanState) pop() int32 {
+	c.recvd++
+	return c.buf.pop()
 }
 
 type slotQueue struct {
@@ -153,8 +206,7 @@ func (g *G) Send(o *ChanObj, slot int32, site uint32) {
 	s := g.sudog(0)
 	s.slot, s.o = slot, o
 	c.sendq.q = append(c.sendq.q, s)
-	it.block(g, event.OpSend, o, site)
-	it.acqrel(g, o)
+	it.block(g, event.OpSend, o, site) // the receiver recorded the happens-before
 	if g.sendClosed {
 		g.sendClosed = false
 		panic(RuntimeError("send on closed channel"))
@@ -186,8 +238,7 @@ func (g *G) Recv(o *ChanObj, site uint32) (int32, bool) {
 	s := g.sudog(0)
 	s.o = o
 	o.ch.recvq.q = append(o.ch.recvq.q, s)
-	it.block(g, event.OpRecv, o, site)
-	it.acqrel(g, o)
+	it.block(g, event.OpRecv, o, site) // the sender or the close recorded the happens-before
 	return g.slot, g.ok
 }
 
@@ -196,11 +247,14 @@ func (it *Iteration) tryRecv(g *G, o *object) (slot int32, ok, done bool) {
 	c := o.ch
 	if c.buf.len() > 0 {
 		slot = c.buf.pop()
+		it.bufRecv(g, c)
 		if s := c.sendq.dequeue(); s != nil {
+			// The blocked sender's value takes the freed place: its send
+			// completes now.
 			c.buf.push(s.slot)
+			it.bufSend(s.g, c)
 			it.completeSend(s)
 		}
-		it.acqrel(g, o)
 		return slot, true, true
 	}
 	if s := c.sendq.dequeue(); s != nil {
@@ -209,7 +263,9 @@ func (it *Iteration) tryRecv(g *G, o *object) (slot int32, ok, done bool) {
 		return s.slot, true, true
 	}
 	if c.closed {
-		it.acqrel(g, o)
+		if it.race != nil {
+			it.race.AcquireVC(g.ID, &c.closeVC)
+		}
 		return -1, false, true
 	}
 	return 0, false, false
@@ -263,10 +319,13 @@ func (it *Iteration) checkChanRace(g *G, o *object, close bool, site uint32) {
 func (it *Iteration) closeChan(g *G, o *object) {
 	c := o.ch
 	c.closed = true
-	if g != nil {
-		it.acqrel(g, o)
+	if g != nil && it.race != nil {
+		it.race.ReleaseVC(g.ID, &c.closeVC)
 	}
 	for r := c.recvq.dequeue(); r != nil; r = c.recvq.dequeue() {
+		if it.race != nil {
+			it.race.AcquireVC(r.g.ID, &c.closeVC)
+		}
 		it.deliver(r, -1, false)
 	}
 	for s := c.sendq.dequeue(); s != nil; s = c.sendq.dequeue() {
@@ -375,6 +434,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 		s.o.ch.sendq.remove(s)
 		s.o.ch.recvq.remove(s)
 	}
+	// The partner (or the close) recorded the happens-before.
 	i := g.selChosen
 	c := cases[i]
 	if c.Send {
@@ -382,10 +442,8 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 			g.sendClosed = false
 			panic(RuntimeError("send on closed channel"))
 		}
-		it.acqrel(g, c.Ch)
 		return i, 0, false
 	}
-	it.acqrel(g, c.Ch)
 	return i, g.slot, g.ok
 }
 
@@ -402,5 +460,5 @@ func (it *Iteration) sendReady(g *G, o *object, slot int32) {
 		return
 	}
 	c.buf.push(slot)
-	it.acqrel(g, o)
+	it.bufSend(g, c)
 }

@@ -1,11 +1,8 @@
 package sched
 
-// Happens-before edges for the race detector. Channels are modeled
-// conservatively: every completed channel operation both acquires and
-// releases the channel's clock, and a rendezvous joins both goroutines'
-// clocks. This orders at least everything the Go memory model orders (so
-// it never reports a false race), at the price of missing races that only
-// a finer model of buffered channels would show.
+// Happens-before edges for the race detector. Channels follow the Go
+// memory model (see chanState): a rendezvous on an unbuffered channel (or a
+// buffered one whose receiver was waiting) joins both goroutines' clocks.
 
 func (it *Iteration) acquire(g *G, o *object) {
 	if it.race != nil {

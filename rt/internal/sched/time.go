@@ -205,7 +205,7 @@ func (g *G) StopTimer(t *Timer, site uint32) bool {
 	it.step(g, event.OpTimerStop, nil, site)
 	was := it.removeTimer(t)
 	if t.ch != nil && t.ch.ch.buf.len() > 0 {
-		t.ch.ch.buf.pop()
+		t.ch.ch.pop()
 		was = true
 	}
 	return was
@@ -218,7 +218,7 @@ func (g *G) ResetTimer(t *Timer, d int64, ticker bool, site uint32) bool {
 	it.step(g, event.OpTimerReset, nil, site)
 	was := it.removeTimer(t)
 	if t.ch != nil && t.ch.ch.buf.len() > 0 {
-		t.ch.ch.buf.pop()
+		t.ch.ch.pop()
 		was = true
 	}
 	if ticker {
@@ -238,6 +238,7 @@ func (it *Iteration) TimerSend(o *ChanObj, slot int32) bool {
 	}
 	if c.buf.len() < c.cap {
 		c.buf.push(slot)
+		it.bufSend(nil, c)
 		return true
 	}
 	return false
