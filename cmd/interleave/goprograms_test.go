@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,6 +70,15 @@ func TestGoDistributionPrograms(t *testing.T) {
 		t.Fatal(err)
 	}
 	testDir := filepath.Join(strings.TrimSpace(string(goroot)), "test")
+	// Every channel program of this Go distribution is run or excluded
+	// with a reason, so a new one does not go unnoticed.
+	chanProgs, _ := filepath.Glob(filepath.Join(testDir, "chan", "*.go"))
+	for _, p := range chanProgs {
+		name := "chan/" + filepath.Base(p)
+		if _, excluded := excludedGoPrograms[name]; !excluded && !slices.Contains(goPrograms, name) {
+			t.Errorf("%s is neither run nor excluded with a reason", name)
+		}
+	}
 	for _, prog := range goPrograms {
 		t.Run(strings.TrimSuffix(filepath.Base(prog), ".go"), func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join(testDir, prog))

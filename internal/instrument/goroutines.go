@@ -41,7 +41,6 @@ func (r *rewriter) goStmt(s *ast.GoStmt) {
 		fnParts  []part
 		args     [][]part
 		exprs    []ast.Expr
-		params   []types.Type
 		ellipsis = call.Ellipsis.IsValid()
 		walkFn   func()
 	)
@@ -52,7 +51,6 @@ func (r *rewriter) goStmt(s *ast.GoStmt) {
 			args = append(args, []part{text(rw.site)})
 			exprs = append(exprs, nil)
 		}
-		params = make([]types.Type, len(args))
 		walkFn = func() { rw.walkArgs(r) }
 	} else {
 		static := r.isStaticFunc(fun)
@@ -60,10 +58,9 @@ func (r *rewriter) goStmt(s *ast.GoStmt) {
 			fnParts = []part{r.spanOf(call.Fun)}
 		}
 		sig, _ := coreType(r.typeOf(call.Fun)).(*types.Signature)
-		for i, a := range call.Args {
+		for _, a := range call.Args {
 			args = append(args, []part{r.softOf(a)})
 			exprs = append(exprs, a)
-			params = append(params, paramType(sig, i, ellipsis))
 		}
 		walkFn = func() {
 			if static {
@@ -77,7 +74,6 @@ func (r *rewriter) goStmt(s *ast.GoStmt) {
 			// The function value is evaluated first.
 			args = append([][]part{{r.softOf(call.Fun)}}, args...)
 			exprs = append([]ast.Expr{call.Fun}, exprs...)
-			params = append([]types.Type{nil}, params...)
 		}
 		if sig == nil && !static {
 			r.warnf(s.Pos(), "go statement left native: function of unknown type")
@@ -243,28 +239,6 @@ func mayBeUntyped(e ast.Expr) bool {
 		return true
 	}
 	return false
-}
-
-// paramType returns the type of the i-th argument of a call of sig, or nil.
-func paramType(sig *types.Signature, i int, ellipsis bool) types.Type {
-	if sig == nil {
-		return nil
-	}
-	n := sig.Params().Len()
-	if sig.Variadic() && i >= n-1 {
-		t := sig.Params().At(n - 1).Type()
-		if ellipsis {
-			return t
-		}
-		if s, ok := t.Underlying().(*types.Slice); ok {
-			return s.Elem()
-		}
-		return nil
-	}
-	if i < n {
-		return sig.Params().At(i).Type()
-	}
-	return nil
 }
 
 func isUntyped(t types.Type) bool {

@@ -15,13 +15,12 @@ const (
 	kindChan
 	kindMap
 	kindTimer
-	kindContext
 )
 
 var kindNames = [...]string{
 	kindMemory: "variable", kindAtomic: "atomic", kindMutex: "Mutex", kindRWMutex: "RWMutex",
 	kindWaitGroup: "WaitGroup", kindOnce: "Once", kindCond: "Cond", kindChan: "channel",
-	kindMap: "sync.Map", kindTimer: "timer", kindContext: "context",
+	kindMap: "sync.Map", kindTimer: "timer",
 }
 
 const (
@@ -39,19 +38,18 @@ type object struct {
 	addr unsafe.Pointer
 
 	// Mutex; RWMutex writer side.
-	locked      bool
-	owner       int32 // goroutine holding the Mutex or the RWMutex's write lock (for reports)
-	wHeld       bool  // RWMutex: a writer holds or awaits the lock (blocks new readers)
-	wActive     bool  // RWMutex: a writer holds the lock
-	readers     int
-	writer      *G   // RWMutex: writer waiting for readers to drain
-	rblocked    []*G // RWMutex: readers blocked by a writer
-	counter     int64
-	waiters     []*G // WaitGroup waiters; Cond waiters
-	once        uint8
-	ch          *chanState
-	timer       *timer
-	description string
+	locked   bool
+	owner    int32 // goroutine holding the Mutex or the RWMutex's write lock (for reports)
+	wHeld    bool  // RWMutex: a writer holds or awaits the lock (blocks new readers)
+	wActive  bool  // RWMutex: a writer holds the lock
+	readers  int
+	writer   *G   // RWMutex: writer waiting for readers to drain
+	rblocked []*G // RWMutex: readers blocked by a writer
+	counter  int64
+	waiters  []*G // WaitGroup waiters; Cond waiters
+	once     uint8
+	ch       *chanState
+	timer    *timer
 }
 
 // Object returns the model of the object at addr, creating it on first
