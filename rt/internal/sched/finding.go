@@ -51,7 +51,7 @@ type Finding struct {
 }
 
 func livelockMessage(n int) string {
-	return fmt.Sprintf("the iteration did not end within %d scheduling points", n)
+	return fmt.Sprintf("the iteration did not end within %d scheduling points (a livelock, or a run that is just long: -steps raises the bound)", n)
 }
 
 func (it *Iteration) info(g *G) GoroutineInfo {

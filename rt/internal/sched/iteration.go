@@ -34,7 +34,7 @@ type Iteration struct {
 	nextObj int32
 
 	clock    int64
-	timers   timerHeap
+	timers   timerSet
 	timerSeq int64
 
 	steps        int

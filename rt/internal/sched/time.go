@@ -58,7 +58,9 @@ func (it *Iteration) noteEarlyTimer() {
 
 type timer = Timer
 
-type timerHeap struct {
+// timerSet holds the pending timers; there are few, so finding the
+// earliest effective one is a scan.
+type timerSet struct {
 	ts []*timer
 }
 
