@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"interleave.dev/rt"
+	"interleave.dev/rt/wire"
 )
 
 // Bug kernels written against the rt API directly, each with a fixed twin
@@ -403,11 +404,15 @@ func TestKernelsFixedTwinsClean(t *testing.T) {
 // event hash.
 func checkReplay(t *testing.T, name string, rep *rt.Report, body func()) {
 	t.Helper()
-	if rep.Schedule == nil {
-		t.Errorf("%s: finding without a schedule", name)
+	if rep.Schedule == nil || rep.Path == "" {
+		t.Errorf("%s: finding without a schedule file", name)
 		return
 	}
-	again, err := rt.Explore(name, rt.Options{Strategy: "replay", Replay: rep.Schedule, ScheduleDir: "-"}, body)
+	s, err := wire.ReadSchedule(rep.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := rt.Explore(name, rt.Options{Strategy: "replay", Replay: s, ScheduleDir: "-"}, body)
 	if err != nil {
 		t.Fatal(err)
 	}
