@@ -53,6 +53,11 @@
 //     WithCancelCause, WithTimeout, WithTimeoutCause, WithDeadline,
 //     WithDeadlineCause, AfterFunc, WithoutCancel, Cause. runtime: Gosched,
 //     Goexit. Package functions used as values become function literals.
+//   - Calls that end the process: os.Exit(c) -> rt.Exit(c, site);
+//     log.Fatal, Fatalf, Fatalln -> rt.LogFatal(site, args...) and so on;
+//     (*log.Logger).Fatal* -> rt.LoggerFatal(l, site, args...) (the
+//     site goes first: the functions are variadic). Used as values they
+//     stay native.
 //   - testing: Error(f), Fatal(f), Fail, FailNow, Failed, Log(f), Skip(f),
 //     SkipNow, Cleanup, Context on *testing.T, *testing.B and testing.TB
 //     (and structs embedding them); Run and Parallel on *testing.T. In a
