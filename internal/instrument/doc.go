@@ -58,6 +58,11 @@
 //     (*log.Logger).Fatal* -> rt.LoggerFatal(l, site, args...) (the
 //     site goes first: the functions are variadic). Used as values they
 //     stay native.
+//   - go.uber.org/goleak: VerifyNone(t, opts...) ->
+//     rt.GoleakVerifyNone(goleak.VerifyNone)(t, opts...), and Find the same
+//     way: inside an exploration the check does nothing (the runtime's
+//     leak detection reports leaks with their schedule), outside it is
+//     goleak's. VerifyTestMain runs outside explorations and stays.
 //   - testing: Error(f), Fatal(f), Fail, FailNow, Failed, Log(f), Skip(f),
 //     SkipNow, Cleanup, Context on *testing.T, *testing.B and testing.TB
 //     (and structs embedding them); Run and Parallel on *testing.T. In a
