@@ -68,7 +68,7 @@ func confirm(t *testing.T, cfg wire.Config, rep *Report) (confirmation, string) 
 			return unconfirmed, why
 		case r.Outcome == wire.OutcomeFinding:
 			if i > 0 {
-				return unconfirmed, "the schedule does not replay the same way twice in fresh processes: the test depends on something the tool does not control (map iteration order, math/rand, real I/O)"
+				return unconfirmed, "the schedule does not replay the same way twice in fresh processes: the test depends on something the tool does not control (map iteration order, real I/O)"
 			}
 			return reproduced, ""
 		case r.Outcome != wire.OutcomePass && r.Outcome != wire.OutcomeDiverged:
@@ -76,7 +76,7 @@ func confirm(t *testing.T, cfg wire.Config, rep *Report) (confirmation, string) 
 		case i == 0:
 			first = r
 		case r.EventHash == "" || r.EventHash != first.EventHash:
-			return unconfirmed, "the schedule does not replay the same way twice in fresh processes: the test depends on something the tool does not control (map iteration order, math/rand, real I/O)"
+			return unconfirmed, "the schedule does not replay the same way twice in fresh processes: the test depends on something the tool does not control (map iteration order, real I/O)"
 		}
 	}
 	return notReproduced, ""

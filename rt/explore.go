@@ -106,7 +106,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		StuckAfter: stuck,
 		ExpectHash: hash,
 		IdleTimers: opts.Timers == "idle",
-	}, body)
+	}, randomized(opts, body))
 	rep := &Report{
 		Test:      name,
 		Strategy:  st.Name(),

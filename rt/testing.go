@@ -129,7 +129,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 	}
 	switch res.Outcome {
 	case wire.OutcomeDiverged:
-		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, math/rand, real I/O); the result of this replay is not a finding.", rep.Diverged)
+		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, real I/O); the result of this replay is not a finding.", rep.Diverged)
 	case wire.OutcomeFinding:
 		t.Error("\n" + rep.Text)
 	case wire.OutcomeSkip:

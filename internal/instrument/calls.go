@@ -231,6 +231,9 @@ func (r *rewriter) mapFunc(call *ast.CallExpr, sel *ast.SelectorExpr, fn *types.
 	if rw := r.mapGoleak(call, sel, fn); rw != nil {
 		return rw
 	}
+	if rw := r.mapDeterminism(call, sel, fn); rw != nil {
+		return rw
+	}
 	name, ok := funcTable[fn.Pkg().Path()][fn.Name()]
 	if !ok {
 		return nil

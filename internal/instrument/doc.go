@@ -58,6 +58,10 @@
 //     (*log.Logger).Fatal* -> rt.LoggerFatal(l, site, args...) (the
 //     site goes first: the functions are variadic). Used as values they
 //     stay native.
+//   - Nondeterminism: the global functions of math/rand and math/rand/v2
+//     (rand.Intn(n) -> rt.RandIntn(n), rand.N[T](n) -> rt.RandV2N[T](n)),
+//     pprof.Do and pprof.SetGoroutineLabels (rt.PprofDo,
+//     rt.PprofSetGoroutineLabels).
 //   - go.uber.org/goleak: VerifyNone(t, opts...) ->
 //     rt.GoleakVerifyNone(goleak.VerifyNone)(t, opts...), and Find the same
 //     way: inside an exploration the check does nothing (the runtime's

@@ -53,6 +53,11 @@ func TestTablesMatchRuntime(t *testing.T) {
 	for _, name := range loggerMethods {
 		need(name, false)
 	}
+	for _, fns := range determinismFuncs {
+		for _, name := range fns {
+			need(name, false)
+		}
+	}
 	for _, name := range []string{"Go", "MakeChan", "Send", "Recv", "Recv2", "Close", "Len", "Read", "Write", "RegisterFile", "SelectStart", "SelectRecv", "SelectSend", "SelectValue", "Test"} {
 		if scope.Lookup(name) == nil {
 			t.Errorf("rt.%s does not exist", name)
