@@ -5,7 +5,8 @@ package rt
 // explorer's own goroutines and those of the schedule still running, and
 // would wait in real time for them to go; interleave's own leak detection
 // reports the goroutines a schedule leaves blocked, with that schedule, so
-// the checks do nothing there. Outside an exploration they are goleak's.
+// the checks do nothing there (with -leaks=false nothing checks for leaks
+// inside an exploration). Outside an exploration they are goleak's.
 
 // GoleakVerifyNone wraps goleak.VerifyNone, given as f.
 func GoleakVerifyNone[T, O any](f func(T, ...O)) func(T, ...O) {
