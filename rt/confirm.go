@@ -103,7 +103,7 @@ func replayAlone(t *testing.T, cfg wire.Config, path, results string) (r wire.Re
 		ctx, cancel = context.WithDeadline(ctx, d)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, exe, childArgs(t.Name())...)
+	cmd := exec.CommandContext(ctx, exe, childArgs(flag.CommandLine, t.Name())...)
 	cmd.Dir = initialDir
 	cmd.Env = append(os.Environ(), wire.ConfigEnv+"="+child.Encode())
 	var out bytes.Buffer
@@ -135,12 +135,12 @@ var forwardedTestFlags = map[string]bool{
 }
 
 // childArgs returns the arguments that re-execute this test binary to run
-// only the named test, once, with the flags this run was given (the
+// only the named test, once, with the flags this run was given in fs (the
 // package's own flags too, which its tests may read).
-func childArgs(name string) []string {
+func childArgs(fs *flag.FlagSet, name string) []string {
 	var args []string
-	if flag.Parsed() {
-		flag.Visit(func(f *flag.Flag) {
+	if fs.Parsed() {
+		fs.Visit(func(f *flag.Flag) {
 			if strings.HasPrefix(f.Name, "test.") && !forwardedTestFlags[f.Name] {
 				return
 			}
@@ -148,8 +148,8 @@ func childArgs(name string) []string {
 		})
 	}
 	args = append(args, "-test.run="+wire.RunPattern(name), "-test.count=1")
-	if flag.Parsed() && flag.NArg() > 0 {
-		args = append(append(args, "--"), flag.Args()...)
+	if fs.Parsed() && fs.NArg() > 0 {
+		args = append(append(args, "--"), fs.Args()...)
 	}
 	return args
 }
