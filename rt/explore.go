@@ -52,6 +52,7 @@ type Report struct {
 	Path      string // where Schedule was written
 	Logs      []string
 	Elapsed   time.Duration
+	EventHash string // event hash of the last schedule run, in hexadecimal
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -105,7 +106,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		StuckAfter: stuck,
 		ExpectHash: hash,
 		IdleTimers: opts.Timers == "idle",
-	}, body)
+	}, randomized(opts, body))
 	rep := &Report{
 		Test:      name,
 		Strategy:  st.Name(),
@@ -116,6 +117,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Diverged:  res.Diverged,
 		Logs:      res.Logs,
 		Elapsed:   res.Elapsed,
+		EventHash: strconv.FormatUint(res.Hash, 16),
 	}
 	if opts.Strategy == "replay" {
 		rep.Strategy = opts.Replay.Strategy
@@ -135,7 +137,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Timers:    opts.Timers,
 			MaxSteps:  opts.MaxSteps,
 			Steps:     res.Steps,
-			EventHash: strconv.FormatUint(res.Hash, 16),
+			EventHash: rep.EventHash,
 			Choices:   append([]int{}, res.Choices...),
 		}
 		if opts.Strategy == "replay" {

@@ -69,7 +69,8 @@ func TestReplayDetectsUncontrolledNondeterminism(t *testing.T) {
 		t.Fatalf("got %q", rep.Kind)
 	}
 	// The same program, but whether the second goroutine exists depends on
-	// math/rand, which the tool does not control.
+	// a random source of its own (seeded from the real clock), which the
+	// tool does not control.
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	diverged := 0
 	for i := 0; i < 20; i++ {

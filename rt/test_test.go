@@ -151,3 +151,38 @@ func TestHelperNative(t *testing.T) {
 		rt.TLogf(t, "ran natively %d time", n)
 	})
 }
+
+// closedOnce is package state a test leaves behind: closed by the first
+// schedule that runs TestHelperClosesPackageChannel in a process.
+var closedOnce = make(chan struct{})
+
+func TestHelperClosesPackageChannel(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by TestFindingNotReproducedAloneIsNotReported")
+	}
+	rt.Test(t, func(t *testing.T) {
+		var wg sync.WaitGroup
+		rt.WGGo(&wg, func() {}, 0)
+		rt.WGWait(&wg, 0)
+		rt.Close(closedOnce, 0)
+	})
+}
+
+// A test that passes alone but fails on its second schedule, because the
+// first closed a package-level channel, is reported as not safe to run
+// twice in one process, not as a bug; a real bug is still reported once
+// (TestTestEntryPoint).
+func TestFindingNotReproducedAloneIsNotReported(t *testing.T) {
+	out, res := runHelper(t, "TestHelperClosesPackageChannel", wire.Config{Schedules: 5})
+	if len(res) != 1 || res[0].Outcome != wire.OutcomeUnrepeatable || res[0].Kind != "panic" || res[0].Schedules != 2 {
+		t.Fatalf("results %+v\n%s", res, out)
+	}
+	for _, want := range []string{"--- FAIL: TestHelperClosesPackageChannel", "is not safe to run twice in one process", "fails on schedule 2 (panic: close of closed channel), after schedule 1 ran in this process"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "replay: interleave replay") {
+		t.Errorf("reported as a finding:\n%s", out)
+	}
+}

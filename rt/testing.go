@@ -70,14 +70,40 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		opts.ScheduleDir = "-"
 		opts.Schedules = 1
 	}
+	before := explored
+	explored = append(explored, t.Name())
 	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
 	if err != nil {
 		t.Fatal(err)
 	}
+	var unconfirmedWhy string
+	if rep.Kind != "" && rep.Diverged == "" && cfg.Strategy != "replay" {
+		// A replay already runs alone in its own process.
+		switch c, why := confirm(t, cfg, rep); c {
+		case notReproduced:
+			if rep.Path != "" {
+				os.Remove(rep.Path)
+			}
+			msg, text := unrepeatableMessage(t.Name(), rep, before)
+			res := wire.Result{
+				Package: cfg.Package, Test: t.Name(), Outcome: wire.OutcomeUnrepeatable, Strategy: rep.Strategy, Seed: rep.Seed,
+				Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg,
+			}
+			if cfg.Results != "" {
+				if err := wire.AppendResult(cfg.Results, res); err != nil {
+					t.Error(err)
+				}
+			}
+			t.Error("\n" + text)
+			return
+		case unconfirmed:
+			unconfirmedWhy = why
+		}
+	}
 	res := wire.Result{
 		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
-		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path,
+		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash,
 	}
 	switch {
 	case rep.Diverged != "":
@@ -87,6 +113,9 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		res.Outcome = wire.OutcomeFinding
 		if cfg.Strategy == "replay" {
 			rep.Text = strings.Replace(rep.Text, "\n", "\n(replayed "+cfg.Replay+")\n", 1)
+		}
+		if unconfirmedWhy != "" {
+			rep.Text = strings.Replace(rep.Text, "\n", "\n(not confirmed in a fresh process: "+unconfirmedWhy+")\n", 1)
 		}
 	case rep.Skipped:
 		res.Outcome = wire.OutcomeSkip
@@ -100,7 +129,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 	}
 	switch res.Outcome {
 	case wire.OutcomeDiverged:
-		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, math/rand, real I/O); the result of this replay is not a finding.", rep.Diverged)
+		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, real I/O); the result of this replay is not a finding.", rep.Diverged)
 	case wire.OutcomeFinding:
 		t.Error("\n" + rep.Text)
 	case wire.OutcomeSkip:

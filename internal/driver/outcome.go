@@ -38,7 +38,7 @@ func (o *Outcome) ExitCode() int {
 	}
 	for _, r := range o.Results {
 		switch r.Outcome {
-		case wire.OutcomeFinding, wire.OutcomeDiverged, wire.OutcomeError:
+		case wire.OutcomeFinding, wire.OutcomeDiverged, wire.OutcomeError, wire.OutcomeUnrepeatable:
 			return ExitFail
 		}
 	}
@@ -51,7 +51,7 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	if len(o.Results) == 0 {
 		return
 	}
-	var pass, findings, skips, diverged, other, schedules, exhausted int
+	var pass, findings, skips, diverged, unrepeatable, other, schedules, exhausted int
 	for _, r := range o.Results {
 		schedules += r.Schedules
 		switch r.Outcome {
@@ -66,6 +66,8 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 			skips++
 		case wire.OutcomeDiverged:
 			diverged++
+		case wire.OutcomeUnrepeatable:
+			unrepeatable++
 		default:
 			other++
 		}
@@ -82,6 +84,9 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	}
 	if diverged > 0 {
 		parts = append(parts, fmt.Sprintf("%d no longer following the schedule", diverged))
+	}
+	if unrepeatable > 0 {
+		parts = append(parts, fmt.Sprintf("%d not safe to run twice in one process", unrepeatable))
 	}
 	if other > 0 {
 		parts = append(parts, fmt.Sprintf("%d not explored", other))

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"regexp"
-	"strings"
 
 	"interleave.dev/rt/wire"
 )
@@ -32,7 +30,7 @@ func Replay(ctx context.Context, path string, opts Options) (*Outcome, error) {
 	if s.Package == "" {
 		opts.Patterns = []string{"./..."}
 	}
-	opts.GoFlags = append(append([]string(nil), opts.GoFlags...), "-run="+RunPattern(s.Test), "-count=1")
+	opts.GoFlags = append(append([]string(nil), opts.GoFlags...), "-run="+wire.RunPattern(s.Test), "-count=1")
 	opts.Config = wire.Config{
 		Strategy:    "replay",
 		Replay:      abs,
@@ -44,14 +42,4 @@ func Replay(ctx context.Context, path string, opts Options) (*Outcome, error) {
 		ScheduleDir: opts.Config.ScheduleDir,
 	}
 	return Test(ctx, opts)
-}
-
-// RunPattern returns the -run pattern that selects exactly the test name,
-// which may name a subtest ("TestX/case_1").
-func RunPattern(test string) string {
-	parts := strings.Split(test, "/")
-	for i, p := range parts {
-		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
-	}
-	return strings.Join(parts, "/")
 }

@@ -14,6 +14,7 @@ type callRW struct {
 	fn       string   // function, with explicit type arguments
 	recv     []part   // receiver argument, or nil
 	recvExpr ast.Expr // expression inside recv, walked for nested rewrites
+	lead     string   // argument after recv, before the call's own (a site)
 	keep     bool     // keep the call's arguments with their formatting
 	args     [][]part // replacement arguments when !keep
 	argExprs []ast.Expr
@@ -48,6 +49,9 @@ func (r *rewriter) renderCall(rw *callRW) []part {
 	if rw.recv != nil {
 		add(rw.recv...)
 	}
+	if rw.lead != "" {
+		add(text(rw.lead))
+	}
 	var tail []part
 	if rw.keep && len(rw.call.Args) > 0 {
 		last := r.off(rw.call.Args[len(rw.call.Args)-1].End())
@@ -74,6 +78,10 @@ func (r *rewriter) goArgs(rw *callRW) (args [][]part, exprs []ast.Expr) {
 		args = append(args, rw.recv)
 		exprs = append(exprs, nil)
 	}
+	if rw.lead != "" {
+		args = append(args, []part{text(rw.lead)})
+		exprs = append(exprs, nil)
+	}
 	if rw.keep {
 		for _, a := range rw.call.Args {
 			args = append(args, []part{r.softOf(a)})
@@ -92,7 +100,7 @@ func (r *rewriter) goArgs(rw *callRW) (args [][]part, exprs []ast.Expr) {
 // operation the runtime models.
 func (r *rewriter) mapCall(call *ast.CallExpr) *callRW {
 	rw := r.mapCall1(call)
-	if rw != nil && len(call.Args) == 1 && isTuple(r.typeOf(call.Args[0])) && (rw.recv != nil || rw.site != "") {
+	if rw != nil && len(call.Args) == 1 && isTuple(r.typeOf(call.Args[0])) && (rw.recv != nil || rw.site != "" || rw.lead != "") {
 		// f(g()) with g returning several values cannot take more arguments.
 		r.warnf(call.Pos(), "call with a multi-value argument left native")
 		return nil
@@ -217,6 +225,15 @@ func (r *rewriter) mapMakeChan(call *ast.CallExpr) *callRW {
 }
 
 func (r *rewriter) mapFunc(call *ast.CallExpr, sel *ast.SelectorExpr, fn *types.Func) *callRW {
+	if rw := r.mapExitFunc(call, sel, fn); rw != nil {
+		return rw
+	}
+	if rw := r.mapGoleak(call, sel, fn); rw != nil {
+		return rw
+	}
+	if rw := r.mapDeterminism(call, sel, fn); rw != nil {
+		return rw
+	}
 	name, ok := funcTable[fn.Pkg().Path()][fn.Name()]
 	if !ok {
 		return nil
@@ -262,6 +279,9 @@ func (r *rewriter) mapMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel *types
 	}
 	if m.Pkg().Path() == "testing" {
 		return r.mapTestingMethod(call, f, sel, m)
+	}
+	if m.Pkg().Path() == "log" {
+		return r.mapLoggerMethod(call, f, sel, m)
 	}
 	ent, ok := lookupMethod(m)
 	if !ok {

@@ -53,6 +53,20 @@
 //     WithCancelCause, WithTimeout, WithTimeoutCause, WithDeadline,
 //     WithDeadlineCause, AfterFunc, WithoutCancel, Cause. runtime: Gosched,
 //     Goexit. Package functions used as values become function literals.
+//   - Calls that end the process: os.Exit(c) -> rt.Exit(c, site);
+//     log.Fatal, Fatalf, Fatalln -> rt.LogFatal(site, args...) and so on;
+//     (*log.Logger).Fatal* -> rt.LoggerFatal(l, site, args...) (the
+//     site goes first: the functions are variadic). Used as values they
+//     stay native.
+//   - Nondeterminism: the global functions of math/rand and math/rand/v2
+//     (rand.Intn(n) -> rt.RandIntn(n), rand.N[T](n) -> rt.RandV2N[T](n)),
+//     pprof.Do and pprof.SetGoroutineLabels (rt.PprofDo,
+//     rt.PprofSetGoroutineLabels).
+//   - go.uber.org/goleak: VerifyNone(t, opts...) ->
+//     rt.GoleakVerifyNone(goleak.VerifyNone)(t, opts...), and Find the same
+//     way: inside an exploration the check does nothing (the runtime's
+//     leak detection reports leaks with their schedule), outside it is
+//     goleak's. VerifyTestMain runs outside explorations and stays.
 //   - testing: Error(f), Fatal(f), Fail, FailNow, Failed, Log(f), Skip(f),
 //     SkipNow, Cleanup, Context on *testing.T, *testing.B and testing.TB
 //     (and structs embedding them); Run and Parallel on *testing.T. In a

@@ -45,6 +45,19 @@ func TestTablesMatchRuntime(t *testing.T) {
 	for _, e := range testingMethods {
 		need(e.rt, false)
 	}
+	for _, fns := range exitFuncs {
+		for _, e := range fns {
+			need(e.rt, !e.siteFirst)
+		}
+	}
+	for _, name := range loggerMethods {
+		need(name, false)
+	}
+	for _, fns := range determinismFuncs {
+		for _, name := range fns {
+			need(name, false)
+		}
+	}
 	for _, name := range []string{"Go", "MakeChan", "Send", "Recv", "Recv2", "Close", "Len", "Read", "Write", "RegisterFile", "SelectStart", "SelectRecv", "SelectSend", "SelectValue", "Test"} {
 		if scope.Lookup(name) == nil {
 			t.Errorf("rt.%s does not exist", name)

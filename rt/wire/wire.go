@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 	"time"
 )
 
@@ -126,6 +128,11 @@ const (
 	OutcomeSkip     = "skip"     // the test skipped itself
 	OutcomeDiverged = "diverged" // a replayed schedule no longer matches the code
 	OutcomeError    = "error"    // the exploration could not run (bad schedule file, ...)
+	// OutcomeUnrepeatable: a schedule failed, but the same schedule passes
+	// when replayed alone in a fresh process, so the failure came from
+	// state earlier runs in the process left behind, not from the
+	// interleaving.
+	OutcomeUnrepeatable = "unrepeatable"
 )
 
 // Result is the record of the exploration of one test.
@@ -141,6 +148,9 @@ type Result struct {
 	Seconds   float64 `json:"seconds"`
 	Schedule  string  `json:"schedule,omitempty"` // schedule file of the finding
 	Message   string  `json:"message,omitempty"`  // one-line summary
+	// EventHash is the event hash of the last schedule run (as in a
+	// schedule file), so that two runs of a replay can be compared.
+	EventHash string `json:"event_hash,omitempty"`
 }
 
 // AppendResult appends r as one JSON line to the file at path.
@@ -264,4 +274,14 @@ func ParseSchedule(name string, b []byte) (*Schedule, error) {
 		return nil, fmt.Errorf("%s: corrupt schedule: bad counts", name)
 	}
 	return &s, nil
+}
+
+// RunPattern returns the go test -run pattern that selects exactly the test
+// name, which may name a subtest ("TestX/case_1").
+func RunPattern(test string) string {
+	parts := strings.Split(test, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
 }

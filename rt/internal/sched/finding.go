@@ -19,6 +19,7 @@ const (
 	KindLivelock    = "livelock"
 	KindFatal       = "fatal error"
 	KindStuck       = "stuck"
+	KindExit        = "exit" // os.Exit, log.Fatal: the process would end
 )
 
 // GoroutineInfo describes one goroutine involved in a finding.

@@ -63,6 +63,8 @@ type Iteration struct {
 	diverged string
 	ended    bool
 	done     chan struct{}
+
+	rtScratch any // per-iteration state of package rt
 }
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211

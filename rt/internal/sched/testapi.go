@@ -48,6 +48,10 @@ func (g *G) Skipped() bool { return g.it.skipped }
 // RT is per-goroutine scratch space for package rt.
 func (g *G) RT() *any { return &g.rtScratch }
 
+// IterationRT is scratch space for package rt that lives as long as g's
+// iteration: every iteration starts with nil.
+func (g *G) IterationRT() *any { return &g.it.rtScratch }
+
 // Cancel is the cancellation of a context whose done channel is o: it
 // closes o unless already closed, and reports whether it did.
 func (g *G) Cancel(o *ChanObj, site uint32) bool {

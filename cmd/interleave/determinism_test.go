@@ -1,0 +1,69 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// randomWorkers races only when math/rand/v2 draws a 3, in goroutines
+// whose number comes from math/rand, inside pprof.Do.
+const randomWorkers = `package m
+
+import (
+	"context"
+	"math/rand"
+	randv2 "math/rand/v2"
+	"runtime/pprof"
+	"sync"
+	"testing"
+)
+
+func TestRandomWorkers(t *testing.T) {
+	total := 0
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	n := 1 + rand.Intn(4) + randv2.IntN(3)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pprof.Do(context.Background(), pprof.Labels("worker", "x"), func(context.Context) {
+				for k := rand.Intn(3); k >= 0; k-- {
+					mu.Lock()
+					total++
+					mu.Unlock()
+				}
+				if randv2.N(10) == 3 {
+					total++ // unlocked: a race
+				}
+			})
+		}()
+	}
+	wg.Wait()
+}
+`
+
+// TestRandomFindingReplays: a finding that depends on values drawn from
+// math/rand and math/rand/v2, in code run by pprof.Do, is confirmed in a
+// fresh process and replays, every time.
+func TestRandomFindingReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.23\n", "m_test.go": randomWorkers})
+	code, stdout, stderr := cli(t, "test", "-C", dir, ".")
+	if code != 1 || !strings.Contains(stdout, "interleave: data race after") || strings.Contains(stdout, "not confirmed") {
+		t.Fatalf("exit %d, want 1 and a confirmed data race\n%s\n%s", code, stdout, stderr)
+	}
+	m := regexp.MustCompile(`replay: interleave replay (\S+)`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no replay line:\n%s", stdout)
+	}
+	for i := 0; i < 3; i++ {
+		code, out, errOut := cli(t, "replay", "-C", dir, m[1])
+		if code != 1 || !strings.Contains(out, "interleave: data race after") || strings.Contains(out, "does not match") {
+			t.Fatalf("replay %d: exit %d\n%s\n%s", i, code, out, errOut)
+		}
+	}
+}

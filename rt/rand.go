@@ -1,0 +1,197 @@
+package rt
+
+import (
+	"math/rand"
+
+	"interleave.dev/rt/internal/sched"
+)
+
+// The global functions of math/rand (and math/rand/v2, rand_go122.go) draw
+// from a source seeded randomly per process, so a schedule that depends on
+// the values drawn would not replay. Inside an exploration they draw from a
+// source of the iteration instead, seeded from the exploration's seed and
+// the iteration's number: the values are a function of those and of the
+// schedule (which goroutine draws when), all recorded in the schedule
+// file, so a finding replays, while different iterations still see
+// different values. Under dfs every iteration gets the same seed, keeping
+// the program a function of the choices alone, as a systematic search
+// needs. Outside an exploration the functions are math/rand's.
+
+// randSeed seeds the sources of the running iteration (one runs at a
+// time).
+var randSeed int64
+
+// randomized returns body preceded by the choice of the iteration's seed.
+func randomized(opts Options, body func()) func() {
+	strategy, iteration := opts.Strategy, 0
+	if opts.Replay != nil {
+		strategy, iteration = opts.Replay.Strategy, opts.Replay.Iteration-1
+	}
+	return func() {
+		iteration++
+		randSeed = opts.Seed
+		if strategy != "dfs" {
+			randSeed = int64(splitmix(uint64(opts.Seed) ^ splitmix(uint64(iteration))))
+		}
+		body()
+	}
+}
+
+// splitmix is the SplitMix64 finalizer: a bijective mix of x.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// randState is the iteration's sources.
+type randState struct {
+	v1 *rand.Rand
+	v2 any // *rand/v2.Rand, on Go 1.22 and later
+}
+
+func iterationRand(g *sched.G) *randState {
+	p := g.IterationRT()
+	if s, ok := (*p).(*randState); ok {
+		return s
+	}
+	s := &randState{}
+	*p = s
+	return s
+}
+
+// mathRand returns the iteration's math/rand source, or nil outside an
+// exploration.
+func mathRand() *rand.Rand {
+	g := cur()
+	if g == nil {
+		return nil
+	}
+	s := iterationRand(g)
+	if s.v1 == nil {
+		s.v1 = rand.New(rand.NewSource(randSeed))
+	}
+	return s.v1
+}
+
+// RandExpFloat64 replaces rand.ExpFloat64.
+func RandExpFloat64() float64 {
+	if r := mathRand(); r != nil {
+		return r.ExpFloat64()
+	}
+	return rand.ExpFloat64()
+}
+
+// RandFloat32 replaces rand.Float32.
+func RandFloat32() float32 {
+	if r := mathRand(); r != nil {
+		return r.Float32()
+	}
+	return rand.Float32()
+}
+
+// RandFloat64 replaces rand.Float64.
+func RandFloat64() float64 {
+	if r := mathRand(); r != nil {
+		return r.Float64()
+	}
+	return rand.Float64()
+}
+
+// RandInt replaces rand.Int.
+func RandInt() int {
+	if r := mathRand(); r != nil {
+		return r.Int()
+	}
+	return rand.Int()
+}
+
+// RandInt31 replaces rand.Int31.
+func RandInt31() int32 {
+	if r := mathRand(); r != nil {
+		return r.Int31()
+	}
+	return rand.Int31()
+}
+
+// RandInt31n replaces rand.Int31n.
+func RandInt31n(n int32) int32 {
+	if r := mathRand(); r != nil {
+		return r.Int31n(n)
+	}
+	return rand.Int31n(n)
+}
+
+// RandInt63 replaces rand.Int63.
+func RandInt63() int64 {
+	if r := mathRand(); r != nil {
+		return r.Int63()
+	}
+	return rand.Int63()
+}
+
+// RandInt63n replaces rand.Int63n.
+func RandInt63n(n int64) int64 {
+	if r := mathRand(); r != nil {
+		return r.Int63n(n)
+	}
+	return rand.Int63n(n)
+}
+
+// RandIntn replaces rand.Intn.
+func RandIntn(n int) int {
+	if r := mathRand(); r != nil {
+		return r.Intn(n)
+	}
+	return rand.Intn(n)
+}
+
+// RandNormFloat64 replaces rand.NormFloat64.
+func RandNormFloat64() float64 {
+	if r := mathRand(); r != nil {
+		return r.NormFloat64()
+	}
+	return rand.NormFloat64()
+}
+
+// RandPerm replaces rand.Perm.
+func RandPerm(n int) []int {
+	if r := mathRand(); r != nil {
+		return r.Perm(n)
+	}
+	return rand.Perm(n)
+}
+
+// RandRead replaces rand.Read.
+func RandRead(p []byte) (int, error) {
+	if r := mathRand(); r != nil {
+		return r.Read(p)
+	}
+	return rand.Read(p) //lint:ignore SA1019 it replaces the deprecated function
+}
+
+// RandShuffle replaces rand.Shuffle.
+func RandShuffle(n int, swap func(i, j int)) {
+	if r := mathRand(); r != nil {
+		r.Shuffle(n, swap)
+		return
+	}
+	rand.Shuffle(n, swap)
+}
+
+// RandUint32 replaces rand.Uint32.
+func RandUint32() uint32 {
+	if r := mathRand(); r != nil {
+		return r.Uint32()
+	}
+	return rand.Uint32()
+}
+
+// RandUint64 replaces rand.Uint64.
+func RandUint64() uint64 {
+	if r := mathRand(); r != nil {
+		return r.Uint64()
+	}
+	return rand.Uint64()
+}
