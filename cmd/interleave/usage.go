@@ -41,8 +41,9 @@ Exploration flags:
 	-race             detect data races, happens-before (default true;
 	                  this is interleave's detector, not go test -race)
 	-leaks            report goroutines left blocked (default true)
-	-steps N          scheduling points per schedule before a livelock is
-	                  reported (default 1000000)
+	-steps N          scheduling points in which running goroutines only
+	                  poll, with no progress and no pending timer, before
+	                  a livelock is reported (default 1000000)
 	-pct-depth N      bug depth of the pct strategy (default 3)
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)

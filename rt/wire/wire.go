@@ -36,8 +36,11 @@ type Config struct {
 	NoRace bool `json:"no_race,omitempty"`
 	// NoLeaks turns off the report of goroutines left blocked at test end.
 	NoLeaks bool `json:"no_leaks,omitempty"`
-	// MaxSteps bounds the scheduling points of one iteration; an iteration
-	// that reaches it is reported as a livelock (default 1000000).
+	// MaxSteps bounds the scheduling points in which the running
+	// goroutines only poll, with no progress (no channel operation, lock
+	// handoff, write, goroutine start or exit, new location read) and no
+	// pending timer; an iteration that reaches it is reported as a
+	// livelock (default 1000000).
 	MaxSteps int `json:"max_steps,omitempty"`
 	// PCTDepth is the bug depth d of the PCT strategy (default 3).
 	PCTDepth int `json:"pct_depth,omitempty"`

@@ -392,6 +392,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	}
 	switch {
 	case len(it.opts) > 0:
+		it.progressed()
 		k := 0
 		if len(it.opts) > 1 {
 			k = it.choose(strategy.Select, g)

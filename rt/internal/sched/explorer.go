@@ -126,6 +126,7 @@ func (x *Explorer) newIteration() *Iteration {
 		x:       x,
 		objs:    make(map[unsafe.Pointer]*object),
 		hash:    fnvOffset,
+		epoch:   1,
 		done:    make(chan struct{}),
 		trace:   x.trace[:0],
 		choices: x.choices[:0],

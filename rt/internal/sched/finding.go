@@ -50,8 +50,22 @@ type Finding struct {
 	EarlyTimers []EarlyTimer
 }
 
-func livelockMessage(n int) string {
-	return fmt.Sprintf("the iteration did not end within %d scheduling points (a livelock, or a run that is just long: -steps raises the bound)", n)
+// livelock reports goroutines that polled for Config.MaxSteps scheduling
+// points without progress (progress.go) while no timer was pending.
+func (it *Iteration) livelock() *Finding {
+	gs := it.stuckGoroutines()
+	var spinning []string
+	for _, g := range gs {
+		if gg := it.gs[g.ID-1]; gg.state == gReady {
+			spinning = append(spinning, fmt.Sprint(g.ID))
+		}
+	}
+	return &Finding{
+		Kind: KindLivelock,
+		Message: fmt.Sprintf("goroutine %s kept polling for %d scheduling points while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending (-steps raises the bound)",
+			strings.Join(spinning, ", "), it.x.cfg.MaxSteps),
+		Goroutines: gs,
+	}
 }
 
 func (it *Iteration) info(g *G) GoroutineInfo {

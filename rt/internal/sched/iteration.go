@@ -38,6 +38,8 @@ type Iteration struct {
 	timerSeq int64
 
 	steps        int
+	quietAt      int // step of the last progress (progress.go)
+	epoch        int // progress epoch, advanced at every progress
 	points       int
 	switches     int
 	trace        []event.Event
@@ -97,19 +99,22 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
 	it.steps++
+	it.clock += stepQuantum
 	it.progress.Add(1)
-	if it.steps > it.x.cfg.MaxSteps {
-		it.fail(g, &Finding{Kind: KindLivelock, Message: livelockMessage(it.x.cfg.MaxSteps)})
+	if it.quiet() > it.x.cfg.MaxSteps {
+		it.fail(g, it.livelock())
 	}
 	if g.free {
 		g.free = false
 		if it.enabled(g) {
 			it.record(g.pending)
+			it.executed(g, op, o)
 			return
 		}
 	}
 	it.reschedule(g)
 	it.record(g.pending)
+	it.executed(g, op, o)
 }
 
 // enabled reports whether g can perform its pending operation now.
@@ -133,6 +138,12 @@ func (it *Iteration) enabled(g *G) bool {
 func (it *Iteration) collect() {
 	it.opts = it.opts[:0]
 	t := it.nextTimer()
+	if t != nil && (t.when <= it.clock || it.quiet() > quietFire) {
+		// Its time has come, or the goroutines that could run have only
+		// polled for long: real time would pass, and the timer fire.
+		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
+		return
+	}
 	if t != nil {
 		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
 	}
@@ -360,6 +371,7 @@ func (it *Iteration) exit(g *G, p any, abnormal bool) {
 		}
 	}
 	it.record(event.Event{G: g.ID, Op: event.OpExit})
+	it.progressed()
 	it.reschedule(g)
 }
 

@@ -7,12 +7,18 @@ import (
 	"interleave.dev/rt/internal/event"
 )
 
-// Virtual time. The clock starts at zero in every iteration and advances
-// only when a timer fires. Whether the earliest pending timer fires now,
-// before any enabled goroutine runs, is an option at every thread choice
-// point (the option with goroutine 0), so timeouts race with everything
-// else under the strategy's control; when nothing else can run, the timer
-// fires. A time.Sleep never waits for the wall clock.
+// Virtual time. The clock starts at zero in every iteration, advances by
+// stepQuantum at every scheduling point (code takes time to run: a
+// deadline checked after a sleep of exactly its length has passed), and
+// jumps when a timer fires. A timer fires when its time has come, when
+// nothing else can run, or when the goroutines that can run have only
+// polled for long (progress.go); before that, firing the earliest timer
+// is an option at thread choice points (the option with goroutine 0), so
+// timeouts race with work under the strategy's control. A time.Sleep
+// never waits for the wall clock.
+
+// stepQuantum is the virtual time one scheduling point takes.
+const stepQuantum = int64(time.Microsecond)
 
 // leakGrace is how much virtual time may pass after the test function
 // returns while the remaining goroutines finish, before those still
@@ -127,6 +133,7 @@ func (it *Iteration) fireTimer() {
 	}
 	it.removeTimer(t)
 	it.record(event.Event{Op: event.OpTimerFire, Obj: t.obj})
+	it.progressed()
 	if t.period > 0 {
 		next := t.when + t.period
 		for next <= it.clock {

@@ -1,0 +1,169 @@
+package rt_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"interleave.dev/rt"
+)
+
+// sleepingSpinner: one goroutine polls a channel (select with default)
+// until the test, after a sleep, closes it. In Go it always ends: real
+// time passes while the poller spins, so the sleeper wakes.
+func sleepingSpinner() {
+	stop, done := rt.MakeChan[struct{}](0, 0), rt.MakeChan[struct{}](0, 0)
+	rt.Go(func() {
+		defer rt.Close(done, 0)
+		for {
+			sel := rt.SelectStart(0)
+			rt.SelectRecv[struct{}](sel, stop)
+			if sel.Do(true) == 0 {
+				return
+			}
+		}
+	}, 0)
+	rt.Sleep(time.Millisecond, 0)
+	rt.Close(stop, 0)
+	rt.Recv(done, 0)
+}
+
+// sleepingAtomicSpinner is the same with a loop that spins on an atomic
+// load.
+func sleepingAtomicSpinner() {
+	var stop int32
+	done := rt.MakeChan[struct{}](0, 0)
+	rt.Go(func() {
+		defer rt.Close(done, 0)
+		for rt.AtomicLoadInt32(&stop, 0) == 0 {
+		}
+	}, 0)
+	rt.Sleep(time.Millisecond, 0)
+	rt.AtomicStoreInt32(&stop, 1, 0)
+	rt.Recv(done, 0)
+}
+
+func TestSleepingSpinnerIsNoLivelock(t *testing.T) {
+	for _, body := range []struct {
+		name string
+		f    func()
+	}{{"select", sleepingSpinner}, {"atomic", sleepingAtomicSpinner}} {
+		for _, strat := range []string{"random", "pct", "dfs"} {
+			for _, timers := range []string{"eager", "idle"} {
+				rep, err := rt.Explore("Spinner", rt.Options{Strategy: strat, Timers: timers, Schedules: 20, ScheduleDir: "-"}, body.f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Kind != "" {
+					t.Errorf("%s, %s, -timers=%s: %s after %d schedules\n%s", body.name, strat, timers, rep.Kind, rep.Schedules, rep.Text)
+				}
+			}
+		}
+	}
+}
+
+func TestDeadlineAfterSleepHasPassed(t *testing.T) {
+	// Code takes time to run: after sleeping exactly until a deadline,
+	// the deadline has passed, as on any real machine (a cache entry with
+	// a TTL has expired, a circuit breaker's cool-down is over).
+	expect(t, outcomes(t, rt.Options{}, func() string {
+		type entry struct {
+			v       int
+			expires time.Time
+		}
+		var mu sync.Mutex
+		cache := map[string]entry{}
+		set := func(k string, v int, ttl time.Duration) {
+			rt.Lock(&mu, 0)
+			cache[k] = entry{v, rt.Now(0).Add(ttl)}
+			rt.Unlock(&mu, 0)
+		}
+		get := func(k string) (int, bool) {
+			rt.Lock(&mu, 0)
+			defer rt.Unlock(&mu, 0)
+			e, ok := cache[k]
+			if !ok || rt.Now(0).After(e.expires) {
+				return 0, false
+			}
+			return e.v, true
+		}
+		done := rt.MakeChan[struct{}](0, 0)
+		rt.Go(func() { set("k", 1, 10*time.Millisecond); rt.Close(done, 0) }, 0)
+		rt.Recv(done, 0)
+		_, fresh := get("k")
+		rt.Sleep(10*time.Millisecond, 0)
+		_, stale := get("k")
+		start := rt.Now(0)
+		return fmt.Sprint(fresh, stale, rt.Since(start, 0) > 0)
+	}), "true false true")
+}
+
+func TestLongRunIsNoLivelock(t *testing.T) {
+	// Two goroutines share a cache for more than a million scheduling
+	// points; every operation is a lock handoff or a write, so the run is
+	// long, not a livelock.
+	rep, err := rt.Explore("Long", rt.Options{Schedules: 1, ScheduleDir: "-"}, func() {
+		var mu sync.Mutex
+		cache := map[int]int{}
+		var wg sync.WaitGroup
+		for w := 0; w < 2; w++ {
+			rt.WGGo(&wg, func() {
+				for i := 0; i < 200000; i++ {
+					rt.Lock(&mu, 0)
+					rt.Write(&cache, 0)
+					cache[i%100] = i
+					rt.Unlock(&mu, 0)
+				}
+			}, 0)
+		}
+		rt.WGWait(&wg, 0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("%s:\n%.2000s", rep.Kind, rep.Text)
+	}
+}
+
+func TestScanningIsNoLivelock(t *testing.T) {
+	// A goroutine that reads many locations without writing makes
+	// progress: each read is new; a bound of 1000 points without progress
+	// is not reached by reading 5000 of them.
+	vars := make([]int, 5000)
+	rep, err := rt.Explore("Scan", rt.Options{Schedules: 3, MaxSteps: 1000, ScheduleDir: "-"}, func() {
+		sum := 0
+		for i := range vars {
+			rt.Read(&vars[i], 0)
+			sum += vars[i]
+		}
+		_ = sum
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("%s:\n%.2000s", rep.Kind, rep.Text)
+	}
+}
+
+func TestLivelockNeedsEvidence(t *testing.T) {
+	// A goroutine spinning on a flag nobody will set, while the others
+	// are blocked: it polls the same location without progress, and the
+	// report names it.
+	rep, err := rt.Explore("Spin", rt.Options{Strategy: "pct", Schedules: 5, ScheduleDir: "-"}, func() {
+		var flag int32
+		block := rt.MakeChan[int](0, 0)
+		rt.Go(func() { rt.Recv(block, 0) }, 0)
+		for rt.AtomicLoadInt32(&flag, 0) == 0 {
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "livelock" || !strings.Contains(rep.Message, "goroutine 1 kept polling for 1000000 scheduling points") {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}
