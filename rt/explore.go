@@ -34,6 +34,10 @@ type Options struct {
 	// Timers is "eager" (default: a pending timer may fire at any choice
 	// point) or "idle" (only when no goroutine can run); see wire.Config.
 	Timers string
+	// MaxGoroutines bounds the live goroutines of a schedule (default
+	// 100000); MaxChoices its choice points (default 10000000).
+	MaxGoroutines int
+	MaxChoices    int
 }
 
 // Report is the outcome of an exploration.
@@ -75,6 +79,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		hash = h
 		opts.NoRace, opts.NoLeaks, opts.MaxSteps = !opts.Replay.Race, !opts.Replay.Leaks, opts.Replay.MaxSteps
 		opts.Timers = opts.Replay.Timers
+		opts.MaxGoroutines, opts.MaxChoices = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices
 		opts.Seed = opts.Replay.Seed
 	}
 	switch opts.Timers {
@@ -105,6 +110,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		StuckAfter: stuck,
 		ExpectHash: hash,
 		IdleTimers: opts.Timers == "idle",
+
+		MaxGoroutines: opts.MaxGoroutines,
+		MaxChoices:    opts.MaxChoices,
 	}, body)
 	rep := &Report{
 		Test:      name,
@@ -134,9 +142,12 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Leaks:     !opts.NoLeaks,
 			Timers:    opts.Timers,
 			MaxSteps:  opts.MaxSteps,
-			Steps:     res.Steps,
-			EventHash: strconv.FormatUint(res.Hash, 16),
-			Choices:   append([]int{}, res.Choices...),
+
+			MaxGoroutines: opts.MaxGoroutines,
+			MaxChoices:    opts.MaxChoices,
+			Steps:         res.Steps,
+			EventHash:     strconv.FormatUint(res.Hash, 16),
+			Choices:       append([]int{}, res.Choices...),
 		}
 		if opts.Strategy == "replay" {
 			rep.Schedule.Iteration = opts.Replay.Iteration

@@ -167,3 +167,93 @@ func TestLivelockNeedsEvidence(t *testing.T) {
 		t.Fatalf("%s: %s", rep.Kind, rep.Message)
 	}
 }
+
+// spawningPoller polls in a loop (select with default) and starts a new
+// goroutine on every turn, each blocked until the end, while the test
+// sleeps for an hour.
+func spawningPoller() {
+	stop, block := rt.MakeChan[struct{}](0, 0), rt.MakeChan[struct{}](0, 0)
+	rt.Go(func() {
+		for {
+			sel := rt.SelectStart(0)
+			rt.SelectRecv[struct{}](sel, stop)
+			if sel.Do(true) == 0 {
+				return
+			}
+			rt.Go(func() { rt.Recv(block, 0) }, 0)
+		}
+	}, 0)
+	rt.Sleep(time.Hour, 0)
+	rt.Close(stop, 0)
+	rt.Close(block, 0)
+}
+
+func TestLiveGoroutinesAreBounded(t *testing.T) {
+	rep, err := rt.Explore("Spawner", rt.Options{Strategy: "pct", MaxGoroutines: 1000, ScheduleDir: "-"}, spawningPoller)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-goroutines raises it") {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}
+
+func TestBudgetBoundsAnIteration(t *testing.T) {
+	// A first schedule that outlasts the budget ends with a report, in
+	// time; a later one is dropped and the exploration passes.
+	start := time.Now()
+	rep, err := rt.Explore("Spawner", rt.Options{Budget: 300 * time.Millisecond, MaxSteps: 1 << 40, ScheduleDir: "-"}, func() {
+		var n int
+		for {
+			rt.Write(&n, 0)
+			n++
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-budget raises it") {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the exploration took %v with a budget of 300ms", d)
+	}
+	first := true
+	rep, err = rt.Explore("Spawner", rt.Options{Budget: 300 * time.Millisecond, ScheduleDir: "-"}, func() {
+		if first {
+			first = false
+			return
+		}
+		for {
+			rt.Gosched(0)
+			var n int
+			rt.Write(&n, 0)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" || rep.Schedules != 1 {
+		t.Fatalf("%s after %d schedules: %s", rep.Kind, rep.Schedules, rep.Message)
+	}
+}
+
+func TestChoicesAreBounded(t *testing.T) {
+	rep, err := rt.Explore("Choices", rt.Options{MaxChoices: 5000, ScheduleDir: "-"}, func() {
+		var n int32
+		rt.Go(func() {
+			for {
+				rt.AtomicAddInt32(&n, 1, 0)
+			}
+		}, 0)
+		for {
+			rt.AtomicAddInt32(&n, 1, 0)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-choices raises it") || len(rep.Schedule.Choices) != 5000 {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}

@@ -57,6 +57,9 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		ScheduleDir: cfg.ScheduleDir,
 		Package:     cfg.Package,
 		Timers:      cfg.Timers,
+
+		MaxGoroutines: cfg.MaxGoroutines,
+		MaxChoices:    cfg.MaxChoices,
 	}
 	if cfg.Strategy == "replay" {
 		s, err := wire.ReadSchedule(cfg.Replay)

@@ -55,6 +55,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		pctDepth   int
 		stuckAfter time.Duration
 		timers     string
+		goroutines int
+		choices    int
 	)
 	fs := newFlagSet("test", testUsage, stderr)
 	fs.StringVar(&strategy, "strategy", "random", "random, pct or dfs")
@@ -67,6 +69,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&pctDepth, "pct-depth", 0, "bug depth of pct")
 	fs.DurationVar(&stuckAfter, "stuck-after", 0, "limit on uncontrolled code")
 	fs.StringVar(&timers, "timers", "eager", "eager or idle")
+	fs.IntVar(&goroutines, "goroutines", 0, "live goroutines per schedule")
+	fs.IntVar(&choices, "choices", 0, "choice points per schedule")
 	common.define(fs)
 	patterns, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -83,8 +87,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if timers != "eager" && timers != "idle" {
 		return usageError(stderr, "interleave test: -timers %q: want eager or idle", timers)
 	}
-	if schedules < 0 || steps < 0 || pctDepth < 0 || budget < 0 || stuckAfter < 0 {
-		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -budget and -stuck-after must not be negative")
+	if schedules < 0 || steps < 0 || pctDepth < 0 || budget < 0 || stuckAfter < 0 || goroutines < 0 || choices < 0 {
+		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -budget, -stuck-after, -goroutines and -choices must not be negative")
 	}
 	opts := common.options(stdout, stderr)
 	opts.Patterns = patterns
@@ -101,6 +105,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		StuckAfter:  wire.Duration(stuckAfter),
 		ScheduleDir: common.scheduleDir,
 		Timers:      timers,
+
+		MaxGoroutines: goroutines,
+		MaxChoices:    choices,
 	}
 	out, err := driver.Test(ctx, opts)
 	return finish(out, err, stderr)

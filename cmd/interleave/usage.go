@@ -37,13 +37,20 @@ Exploration flags:
 	-strategy S       random, pct or dfs (default random)
 	-schedules N      schedules to explore per test (default 1000)
 	-seed N           seed of the randomized strategies (default 1)
-	-budget D         wall-clock budget per test, such as 30s (default none)
+	-budget D         wall-clock budget per test, such as 30s (default
+	                  none); a first schedule still running when it
+	                  runs out is reported as a resource limit
 	-race             detect data races, happens-before (default true;
 	                  this is interleave's detector, not go test -race)
 	-leaks            report goroutines left blocked (default true)
 	-steps N          scheduling points in which running goroutines only
 	                  poll, with no progress and no pending timer, before
 	                  a livelock is reported (default 1000000)
+	-goroutines N     live goroutines per schedule before the schedule is
+	                  reported as a resource limit (default 100000)
+	-choices N        choice points per schedule (its history, kept to be
+	                  written and replayed) before it is reported as a
+	                  resource limit (default 10000000)
 	-pct-depth N      bug depth of the pct strategy (default 3)
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)

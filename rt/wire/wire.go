@@ -65,6 +65,13 @@ type Config struct {
 	// testing/synctest's fake clock), so a timeout never beats runnable
 	// work.
 	Timers string `json:"timers,omitempty"`
+	// MaxGoroutines bounds the live goroutines of one schedule; a schedule
+	// that exceeds it is reported as a resource limit (default 100000).
+	MaxGoroutines int `json:"max_goroutines,omitempty"`
+	// MaxChoices bounds the choice points of one schedule, whose list is
+	// kept to be written and replayed; a schedule that exceeds it is
+	// reported as a resource limit (default 10000000).
+	MaxChoices int `json:"max_choices,omitempty"`
 }
 
 // Duration is a time.Duration that encodes in JSON as a Go duration string.
@@ -215,9 +222,13 @@ type Schedule struct {
 	Leaks     bool   `json:"leaks"`
 	Timers    string `json:"timers,omitempty"`
 	MaxSteps  int    `json:"max_steps"`
-	Steps     int    `json:"steps"` // scheduling points of the run
-	EventHash string `json:"event_hash"`
-	Choices   []int  `json:"choices"`
+	// MaxGoroutines and MaxChoices are the resource bounds of the run (0:
+	// the defaults).
+	MaxGoroutines int    `json:"max_goroutines,omitempty"`
+	MaxChoices    int    `json:"max_choices,omitempty"`
+	Steps         int    `json:"steps"` // scheduling points of the run
+	EventHash     string `json:"event_hash"`
+	Choices       []int  `json:"choices"`
 }
 
 // WriteSchedule writes s to path, creating its directory.

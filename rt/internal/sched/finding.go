@@ -19,6 +19,7 @@ const (
 	KindLivelock    = "livelock"
 	KindFatal       = "fatal error"
 	KindStuck       = "stuck"
+	KindLimit       = "resource limit"
 )
 
 // GoroutineInfo describes one goroutine involved in a finding.
@@ -48,6 +49,16 @@ type Finding struct {
 	// EarlyTimers are the timers the schedule fired while goroutines could
 	// still run.
 	EarlyTimers []EarlyTimer
+}
+
+// limit reports an iteration that reached one of its resource bounds;
+// msg names the bound and the flag that raises it.
+func (it *Iteration) limit(msg string) *Finding {
+	gs := it.stuckGoroutines()
+	if len(gs) > 10 {
+		gs = gs[:10]
+	}
+	return &Finding{Kind: KindLimit, Message: msg, Goroutines: gs}
 }
 
 // livelock reports goroutines that polled for Config.MaxSteps scheduling

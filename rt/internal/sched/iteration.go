@@ -14,6 +14,7 @@
 package sched
 
 import (
+	"fmt"
 	"sync/atomic"
 	"unsafe"
 
@@ -51,6 +52,7 @@ type Iteration struct {
 	pt         strategy.Point
 	race       *race.Detector
 	progress   atomic.Int64
+	overBudget atomic.Bool // set by the explorer when the budget ran out
 	wantStacks bool
 
 	mainDone   bool
@@ -103,6 +105,12 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	it.progress.Add(1)
 	if it.quiet() > it.x.cfg.MaxSteps {
 		it.fail(g, it.livelock())
+	}
+	if len(it.live) > it.x.cfg.MaxGoroutines {
+		it.fail(g, it.limit(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", len(it.live))))
+	}
+	if it.overBudget.Load() {
+		it.fail(g, it.limit(fmt.Sprintf("the first schedule did not end within the budget of %v (a livelock, or a run that is just long: -budget raises it)", it.x.cfg.Budget)))
 	}
 	if g.free {
 		g.free = false
@@ -223,6 +231,9 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 		it.pt.Current = g.ID
 	}
 	it.pt.Options = it.opts
+	if len(it.choices) >= it.x.cfg.MaxChoices {
+		it.fail(g, it.limit(fmt.Sprintf("the schedule made %d choices without ending, more than its bound (a schedule this long is kept in memory to be written and replayed: -choices raises it)", len(it.choices))))
+	}
 	i := it.x.strat.Choose(&it.pt)
 	if i < 0 || i >= len(it.opts) {
 		it.diverge(g, "the program offered a choice the schedule does not have")
@@ -317,7 +328,9 @@ func (it *Iteration) fail(g *G, f *Finding) {
 		f.Objects = it.objectNames()
 		f.EarlyTimers = it.early
 		it.finding = f
-		it.wantStacks = true
+		// Every parked goroutine captures its stack while unwinding;
+		// not when there are too many to report.
+		it.wantStacks = len(it.live) <= 10000
 	}
 	it.end(g)
 }
