@@ -57,6 +57,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		ScheduleDir: cfg.ScheduleDir,
 		Package:     cfg.Package,
 		Timers:      cfg.Timers,
+		Stall:       time.Duration(cfg.Stall),
 
 		MaxGoroutines: cfg.MaxGoroutines,
 		MaxChoices:    cfg.MaxChoices,

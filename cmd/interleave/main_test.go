@@ -58,7 +58,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"test", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
 		{[]string{"test", "./...", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
 		{[]string{"test", "-strategy=bfs"}, `-strategy "bfs"`},
-		{[]string{"test", "-timers=lazy"}, `-timers "lazy": want eager or idle`},
+		{[]string{"test", "-timers=lazy"}, `-timers "lazy": want stall, eager or idle`},
 		{[]string{"bench", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
 		{[]string{"test", "-schedules=-1"}, "must not be negative"},
 		{[]string{"test", "-modfile=x.mod"}, "interleave sets -modfile itself"},

@@ -54,9 +54,16 @@ Exploration flags:
 	-pct-depth N      bug depth of the pct strategy (default 3)
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
-	-timers M         when a pending timer may fire: eager (default), at
-	                  any point, so timeouts race with work that could
-	                  still run; idle, only when nothing else can run
+	-timers M         when a timer may fire before its time, while other
+	                  goroutines could still run (every timer fires when
+	                  its time has come, or when nothing else can run):
+	                  stall (default), only to wake a select that also
+	                  waits on other channels (a timeout racing with
+	                  work) or to run an AfterFunc callback, and at most
+	                  -stall before its time, never into a poll or for a
+	                  sleep; eager, at any point; idle, never
+	-stall D          how long before its time a timer may fire under
+	                  -timers=stall (default 100ms; 0 is -timers=idle)
 	-schedule-dir DIR where schedule files are written (default: in the
 	                  cache directory)
 	-instrument-deps  also instrument dependency modules (never the

@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/sched"
@@ -116,6 +117,10 @@ func writeTrace(b *strings.Builder, trace []event.Event, dropped int, objects ma
 // runnable goroutines get to run.
 func writeEarlyTimers(b *strings.Builder, early []sched.EarlyTimer, pos Positions) {
 	b.WriteString("\nnote: this schedule fires timers while other goroutines could still run:\n")
+	var stall time.Duration
+	for _, e := range early {
+		stall = max(stall, e.Stall)
+	}
 	for i, e := range early {
 		if i == 5 {
 			fmt.Fprintf(b, "    (and %d more)\n", len(early)-i)
@@ -129,10 +134,10 @@ func writeEarlyTimers(b *strings.Builder, early []sched.EarlyTimer, pos Position
 		for k, g := range e.Runnable {
 			ids[k] = fmt.Sprint(g)
 		}
-		fmt.Fprintf(b, "    the %v timer%s fired while goroutine %s could run\n", e.Duration, at, strings.Join(ids, ", "))
+		fmt.Fprintf(b, "    the %v timer%s fired %v before its time, while goroutine %s could run\n", e.Duration, at, e.Stall, strings.Join(ids, ", "))
 	}
-	b.WriteString("    It needs those goroutines to be delayed that long, which Go allows (a loaded machine, a GC pause)\n")
-	b.WriteString("    but which may not matter to you; -timers=idle fires timers only when nothing else can run.\n")
+	fmt.Fprintf(b, "    It needs those goroutines to be stalled for %v, which Go allows (a loaded machine, a GC pause)\n", stall)
+	b.WriteString("    but which may not matter to you; -stall bounds such stalls, -timers=idle forbids them.\n")
 }
 
 // Trim removes the runtime's own frames (package rt, the scheduler, the

@@ -24,8 +24,10 @@ type Config struct {
 	StuckAfter time.Duration // uncontrolled-code bound (0: none)
 	// ExpectHash, when non-zero, is the event hash a replay must reproduce.
 	ExpectHash uint64
-	// IdleTimers lets a timer fire only when no goroutine can run.
-	IdleTimers bool
+	// Timers says when a timer may fire before its time, while goroutines
+	// could still run; Stall bounds how early under TimersStall.
+	Timers TimerPolicy
+	Stall  time.Duration
 	// MaxGoroutines bounds the live goroutines of an iteration (default
 	// 100000).
 	MaxGoroutines int

@@ -152,16 +152,15 @@ func (it *Iteration) collect() {
 		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
 		return
 	}
-	if t != nil {
-		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
-	}
 	for _, g := range it.live {
 		if it.enabled(g) {
 			it.opts = append(it.opts, strategy.Option{G: g.ID, Ev: g.pending})
 		}
 	}
-	if t != nil && it.x.cfg.IdleTimers && len(it.opts) > 1 {
-		it.opts = append(it.opts[:0], it.opts[1:]...)
+	// Firing the timer early comes last, so that a systematic search
+	// tries the schedules that need no stall first.
+	if t != nil && (len(it.opts) == 0 || it.mayFireEarly(t)) {
+		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
 	}
 	if len(it.opts) > 1 {
 		it.fair()

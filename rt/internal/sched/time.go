@@ -37,15 +37,74 @@ type Timer struct {
 	period  int64   // ticker period
 	fire    func(it *Iteration, now int64)
 	creator int32
-	site    uint32 // where it was started
-	dur     int64  // how long after its start it fires
+	site    uint32  // where it was started
+	dur     int64   // how long after its start it fires
+	wakes   *object // the channel its firing closes (a context's Done)
+}
+
+// Wakes records that firing t closes channel o, a context's Done channel
+// (for the timer policy: a select waiting on o may be woken early).
+func (t *Timer) Wakes(o *ChanObj) { t.wakes = o }
+
+// TimerPolicy says when a timer may fire before its time, while
+// goroutines could still run (the stall of those goroutines that the
+// schedule assumes).
+type TimerPolicy uint8
+
+// The timer policies.
+const (
+	// TimersStall lets a timer fire early only to wake a select that
+	// also waits on other channels (a timeout racing with work), or to run
+	// an AfterFunc callback, and only within Config.Stall of its time;
+	// never into a poll, never for a sleep or a lone wait on the timer.
+	TimersStall TimerPolicy = iota
+	// TimersEager lets the earliest timer fire at any choice point.
+	TimersEager
+	// TimersIdle never fires a timer early: only when its time has come,
+	// or when nothing else can run (testing/synctest's fake clock).
+	TimersIdle
+)
+
+// mayFireEarly reports whether firing t now, while goroutines could still
+// run, is an option.
+func (it *Iteration) mayFireEarly(t *timer) bool {
+	switch it.x.cfg.Timers {
+	case TimersEager:
+		return true
+	case TimersIdle:
+		return false
+	}
+	if t.when-it.clock > int64(it.x.cfg.Stall) {
+		return false
+	}
+	switch {
+	case t.g != nil:
+		return false // a sleep says: let the others run
+	case t.ch != nil:
+		return selectWaits(t.ch)
+	case t.wakes != nil:
+		return selectWaits(t.wakes)
+	}
+	return true // an AfterFunc callback races with the code
+}
+
+// selectWaits reports whether a select blocked on channel o together with
+// other channels.
+func selectWaits(o *object) bool {
+	for _, s := range o.ch.recvq.q {
+		if s.sel && !s.g.selDone && s.cases > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // EarlyTimer records a timer that fired while goroutines could still run:
 // a schedule that needs those goroutines to be delayed that long.
 type EarlyTimer struct {
 	Site     uint32
-	Duration time.Duration
+	Duration time.Duration // the timer's duration
+	Stall    time.Duration // how long before its time it fired
 	Runnable []int32
 }
 
@@ -53,7 +112,7 @@ type EarlyTimer struct {
 // the goroutines in it.opts could run.
 func (it *Iteration) noteEarlyTimer() {
 	t := it.nextTimer()
-	e := EarlyTimer{Site: t.site, Duration: time.Duration(t.dur)}
+	e := EarlyTimer{Site: t.site, Duration: time.Duration(t.dur), Stall: time.Duration(t.when - it.clock)}
 	for _, o := range it.opts {
 		if o.G != 0 {
 			e.Runnable = append(e.Runnable, o.G)
