@@ -257,3 +257,15 @@ func TestChoicesAreBounded(t *testing.T) {
 		t.Fatalf("%s: %s", rep.Kind, rep.Message)
 	}
 }
+
+func TestPendingTimerIsNoLivelock(t *testing.T) {
+	// With a livelock bound below the point at which a polled-for timer
+	// fires, the spin still waits for the timer.
+	rep, err := rt.Explore("Spinner", rt.Options{Strategy: "pct", MaxSteps: 500, Schedules: 5, ScheduleDir: "-"}, sleepingSpinner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}

@@ -103,7 +103,7 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	it.steps++
 	it.clock += stepQuantum
 	it.progress.Add(1)
-	if it.quiet() > it.x.cfg.MaxSteps {
+	if it.quiet() > it.x.cfg.MaxSteps && it.nextTimer() == nil {
 		it.fail(g, it.livelock())
 	}
 	if len(it.live) > it.x.cfg.MaxGoroutines {
