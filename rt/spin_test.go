@@ -189,12 +189,16 @@ func spawningPoller() {
 }
 
 func TestLiveGoroutinesAreBounded(t *testing.T) {
-	rep, err := rt.Explore("Spawner", rt.Options{Strategy: "pct", MaxGoroutines: 1000, ScheduleDir: "-"}, spawningPoller)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-goroutines raises it") {
-		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	for _, strat := range []string{"random", "pct"} {
+		for _, timers := range []string{"stall", "idle"} {
+			rep, err := rt.Explore("Spawner", rt.Options{Strategy: strat, Timers: timers, MaxGoroutines: 1000, ScheduleDir: "-"}, spawningPoller)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-goroutines raises it") {
+				t.Errorf("%s, -timers=%s: %s: %s", strat, timers, rep.Kind, rep.Message)
+			}
+		}
 	}
 }
 
