@@ -6,7 +6,6 @@ package report
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/sched"
@@ -73,7 +72,7 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 		writeTrace(&b, f.Trace, f.TraceDropped, f.Objects, pos)
 	}
 	if len(f.EarlyTimers) > 0 {
-		writeEarlyTimers(&b, f.EarlyTimers, pos)
+		writeEarlyTimers(&b, f, pos)
 	}
 	if h.Path != "" {
 		fmt.Fprintf(&b, "\nschedule: %s\nreplay: interleave replay %s\n", h.Path, h.Path)
@@ -115,15 +114,12 @@ func writeTrace(b *strings.Builder, trace []event.Event, dropped int, objects ma
 
 // writeEarlyTimers explains a schedule that needs timers to fire before
 // runnable goroutines get to run.
-func writeEarlyTimers(b *strings.Builder, early []sched.EarlyTimer, pos Positions) {
+func writeEarlyTimers(b *strings.Builder, f *sched.Finding, pos Positions) {
 	b.WriteString("\nnote: this schedule fires timers while other goroutines could still run:\n")
-	var stall time.Duration
-	for _, e := range early {
-		stall = max(stall, e.Stall)
-	}
+	early, stall := f.EarlyTimers, f.MaxStall
 	for i, e := range early {
 		if i == 5 {
-			fmt.Fprintf(b, "    (and %d more)\n", len(early)-i)
+			fmt.Fprintf(b, "    (and %d more)\n", len(early)-i+f.EarlyTimersDropped)
 			break
 		}
 		at := ""

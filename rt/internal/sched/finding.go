@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/race"
@@ -49,6 +50,10 @@ type Finding struct {
 	// EarlyTimers are the timers the schedule fired while goroutines could
 	// still run.
 	EarlyTimers []EarlyTimer
+	// EarlyTimersDropped counts the early timers not in EarlyTimers (it
+	// keeps the first 64); MaxStall is the longest stall among them all.
+	EarlyTimersDropped int
+	MaxStall           time.Duration
 }
 
 // limit reports an iteration that reached one of its resource bounds;

@@ -16,6 +16,7 @@ package sched
 import (
 	"fmt"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"interleave.dev/rt/internal/event"
@@ -62,11 +63,13 @@ type Iteration struct {
 	skipped    bool
 	logs       []string
 
-	early    []EarlyTimer
-	finding  *Finding
-	diverged string
-	ended    bool
-	done     chan struct{}
+	early        []EarlyTimer
+	earlyDropped int           // early timers beyond earlyLimit
+	earlyMax     time.Duration // the longest stall of the early timers
+	finding      *Finding
+	diverged     string
+	ended        bool
+	done         chan struct{}
 }
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
@@ -325,7 +328,7 @@ func (it *Iteration) fail(g *G, f *Finding) {
 	if it.finding == nil && it.diverged == "" {
 		f.Trace, f.TraceDropped = it.trace, it.traceDropped
 		f.Objects = it.objectNames()
-		f.EarlyTimers = it.early
+		f.EarlyTimers, f.EarlyTimersDropped, f.MaxStall = it.early, it.earlyDropped, it.earlyMax
 		it.finding = f
 		// Every parked goroutine captures its stack while unwinding;
 		// not when there are too many to report.

@@ -108,11 +108,19 @@ type EarlyTimer struct {
 	Runnable []int32
 }
 
+// earlyLimit bounds the early timers an iteration keeps for its report.
+const earlyLimit = 64
+
 // noteEarlyTimer records that the earliest timer is about to fire although
 // the goroutines in it.opts could run.
 func (it *Iteration) noteEarlyTimer() {
 	t := it.nextTimer()
 	e := EarlyTimer{Site: t.site, Duration: time.Duration(t.dur), Stall: time.Duration(t.when - it.clock)}
+	it.earlyMax = max(it.earlyMax, e.Stall)
+	if len(it.early) == earlyLimit {
+		it.earlyDropped++
+		return
+	}
 	for _, o := range it.opts {
 		if o.G != 0 {
 			e.Runnable = append(e.Runnable, o.G)
