@@ -207,6 +207,7 @@ func WithDeadlineCause(parent context.Context, t time.Time, cause error, s Site)
 		c.timer = g.NewTimer(nil, int64(d), 0, nil, func(it *sched.Iteration, _ int64) {
 			c.cancel(it, nil, context.DeadlineExceeded, cause)
 		}, uint32(s))
+		c.timer.Wakes(c.doneO)
 	}
 	f := c.cancelFunc(s)
 	return c, func() {

@@ -31,9 +31,15 @@ type Options struct {
 	// (default: os.TempDir()/interleave-schedules); "-" writes none.
 	ScheduleDir string
 	Package     string // recorded in the schedule file
-	// Timers is "eager" (default: a pending timer may fire at any choice
-	// point) or "idle" (only when no goroutine can run); see wire.Config.
+	// Timers is "stall" (default), "eager" or "idle"; Stall bounds how
+	// early a timer may fire under "stall" (default wire.DefaultStall). See
+	// wire.Config.
 	Timers string
+	Stall  time.Duration
+	// MaxGoroutines bounds the live goroutines of a schedule (default
+	// 100000); MaxChoices its choice points (default 10000000).
+	MaxGoroutines int
+	MaxChoices    int
 }
 
 // Report is the outcome of an exploration.
@@ -75,13 +81,29 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 		hash = h
 		opts.NoRace, opts.NoLeaks, opts.MaxSteps = !opts.Replay.Race, !opts.Replay.Leaks, opts.Replay.MaxSteps
-		opts.Timers = opts.Replay.Timers
+		opts.Timers, opts.Stall = opts.Replay.Timers, time.Duration(opts.Replay.Stall)
+		if opts.Timers == "" {
+			opts.Timers = "eager" // the default of files written before the stall policy
+		}
+		opts.MaxGoroutines, opts.MaxChoices = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices
 		opts.Seed = opts.Replay.Seed
 	}
+	var timers sched.TimerPolicy
 	switch opts.Timers {
-	case "", "eager", "idle":
+	case "", "stall":
+		opts.Timers = "stall"
+		if opts.Stall <= 0 {
+			opts.Stall = time.Duration(wire.DefaultStall)
+		}
+	case "eager":
+		timers = sched.TimersEager
+	case "idle":
+		timers = sched.TimersIdle
 	default:
-		return nil, fmt.Errorf("interleave: unknown timer mode %q (want eager or idle)", opts.Timers)
+		return nil, fmt.Errorf("interleave: unknown timer mode %q (want stall, eager or idle)", opts.Timers)
+	}
+	if opts.Timers != "stall" {
+		opts.Stall = 0
 	}
 	st, err := strategy.New(sc)
 	if err != nil {
@@ -105,7 +127,11 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		MaxSteps:   opts.MaxSteps,
 		StuckAfter: stuck,
 		ExpectHash: hash,
-		IdleTimers: opts.Timers == "idle",
+		Timers:     timers,
+		Stall:      opts.Stall,
+
+		MaxGoroutines: opts.MaxGoroutines,
+		MaxChoices:    opts.MaxChoices,
 	}, randomized(opts, body))
 	rep := &Report{
 		Test:      name,
@@ -135,10 +161,14 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Race:      !opts.NoRace,
 			Leaks:     !opts.NoLeaks,
 			Timers:    opts.Timers,
+			Stall:     wire.Duration(opts.Stall),
 			MaxSteps:  opts.MaxSteps,
-			Steps:     res.Steps,
-			EventHash: rep.EventHash,
-			Choices:   append([]int{}, res.Choices...),
+
+			MaxGoroutines: opts.MaxGoroutines,
+			MaxChoices:    opts.MaxChoices,
+			Steps:         res.Steps,
+			EventHash:     rep.EventHash,
+			Choices:       append([]int{}, res.Choices...),
 		}
 		if opts.Strategy == "replay" {
 			rep.Schedule.Iteration = opts.Replay.Iteration

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/wire"
 )
 
@@ -57,6 +58,10 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		ScheduleDir: cfg.ScheduleDir,
 		Package:     cfg.Package,
 		Timers:      cfg.Timers,
+		Stall:       time.Duration(cfg.Stall),
+
+		MaxGoroutines: cfg.MaxGoroutines,
+		MaxChoices:    cfg.MaxChoices,
 	}
 	if cfg.Strategy == "replay" {
 		s, err := wire.ReadSchedule(cfg.Replay)
@@ -77,7 +82,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		t.Fatal(err)
 	}
 	var unconfirmedWhy string
-	if rep.Kind != "" && rep.Diverged == "" && cfg.Strategy != "replay" {
+	if rep.Kind != "" && rep.Diverged == "" && cfg.Strategy != "replay" && replayable(rep.Kind) {
 		// A replay already runs alone in its own process.
 		switch c, why := confirm(t, cfg, rep); c {
 		case notReproduced:
@@ -144,6 +149,14 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		}
 		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)
 	}
+}
+
+// replayable reports whether a finding of kind k can be confirmed by a
+// replay: stuck and resource-limit findings come from the wall clock or
+// from bounds a replay does not cut at the same point, so they are
+// reported as found.
+func replayable(k string) bool {
+	return k != sched.KindStuck && k != sched.KindLimit
 }
 
 var loadedConfig struct {

@@ -1,8 +1,10 @@
 package rt_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,13 +30,22 @@ func waitResult(work, timeout time.Duration) func() {
 
 func TestEagerTimersRaceWithRunnableWork(t *testing.T) {
 	// The timeout can beat a worker that is runnable but not yet run; the
-	// report says so.
-	rep, err := rt.Explore("Eager", rt.Options{ScheduleDir: "-"}, waitResult(0, time.Hour))
+	// report says so, and how long a stall that takes.
+	rep, err := rt.Explore("Eager", rt.Options{Timers: "eager", ScheduleDir: "-"}, waitResult(0, time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "note: this schedule fires timers while other goroutines could still run") || !strings.Contains(rep.Text, "the 1h0m0s timer") {
+	if rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "note: this schedule fires timers while other goroutines could still run") || !strings.Contains(rep.Text, "the 1h0m0s timer") || !strings.Contains(rep.Text, "stalled for 59m59.99") {
 		t.Errorf("got %q:\n%s", rep.Kind, rep.Text)
+	}
+	// By default, only within the stall bound.
+	rep, err = rt.Explore("Stall", rt.Options{ScheduleDir: "-"}, waitResult(0, time.Hour))
+	if err != nil || rep.Kind != "" {
+		t.Fatalf("an hour's stall by default: %v %q\n%s", err, rep.Kind, rep.Text)
+	}
+	rep, err = rt.Explore("Stall", rt.Options{ScheduleDir: "-"}, waitResult(0, 50*time.Millisecond))
+	if err != nil || rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "stalled for 49.99") {
+		t.Fatalf("a 50ms stall by default: %v %q\n%s", err, rep.Kind, rep.Text)
 	}
 }
 
@@ -69,9 +80,10 @@ func TestIdleTimersFireOnlyWhenNothingCanRun(t *testing.T) {
 
 func TestPollingDoesNotMakeTimePass(t *testing.T) {
 	// A goroutine that polls a channel (select with default) and goes on
-	// must not force a pending timer to fire: the timer may fire before
-	// any poll, or never, and everything in between.
-	expect(t, outcomes(t, rt.Options{}, func() string {
+	// must not force a pending timer to fire: with eager timers, the timer
+	// may fire before any poll, or never, and everything in between; by
+	// default, a timer never fires early into a poll.
+	poll := func() string {
 		deadline := rt.After(time.Second, 0)
 		for i := 0; i < 3; i++ {
 			sel := rt.SelectStart(0)
@@ -81,5 +93,41 @@ func TestPollingDoesNotMakeTimePass(t *testing.T) {
 			}
 		}
 		return "never fired"
-	}), "fired before poll 0", "fired before poll 1", "fired before poll 2", "never fired")
+	}
+	expect(t, outcomes(t, rt.Options{Timers: "eager"}, poll), "fired before poll 0", "fired before poll 1", "fired before poll 2", "never fired")
+	expect(t, outcomes(t, rt.Options{}, poll), "never fired")
+}
+
+func TestDefaultTimerOutcomes(t *testing.T) {
+	// Sleeps never end early: the goroutines they let run do run.
+	expect(t, outcomes(t, rt.Options{}, func() string {
+		s := ""
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		rt.WGGo(&wg, func() { rt.Sleep(20*time.Millisecond, 0); rt.Lock(&mu, 0); s += "b"; rt.Unlock(&mu, 0) }, 0)
+		rt.WGGo(&wg, func() { rt.Sleep(10*time.Millisecond, 0); rt.Lock(&mu, 0); s += "a"; rt.Unlock(&mu, 0) }, 0)
+		rt.WGWait(&wg, 0)
+		return s
+	}), "ab")
+	// A timeout within the stall bound races with a result; one beyond
+	// it, or a context deadline that nobody waits for, does not.
+	race := func(d time.Duration) func() string {
+		return func() string {
+			res := rt.MakeChan[int](1, 0)
+			rt.Go(func() { rt.Send(res, 1, 0) }, 0)
+			ctx, cancel := rt.WithTimeout(context.Background(), d, 0)
+			defer cancel()
+			sel := rt.SelectStart(0)
+			rt.SelectRecv[int](sel, res)
+			rt.SelectRecv[struct{}](sel, ctx.Done())
+			if sel.Do(false) == 0 {
+				return "result"
+			}
+			return "timeout"
+		}
+	}
+	expect(t, outcomes(t, rt.Options{}, race(10*time.Millisecond)), "result", "timeout")
+	expect(t, outcomes(t, rt.Options{}, race(time.Second)), "result")
+	expect(t, outcomes(t, rt.Options{Stall: 2 * time.Second}, race(time.Second)), "result", "timeout")
+	expect(t, outcomes(t, rt.Options{Timers: "idle"}, race(time.Millisecond)), "result")
 }

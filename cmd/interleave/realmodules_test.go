@@ -23,8 +23,8 @@ type realModule struct {
 	path, version string
 	packages      []string
 	schedules     int
-	// expected maps "idle" and "eager" to the tests that may report, with
-	// the kind they report.
+	// expected maps "idle", "stall" (the default) and "eager" to the tests
+	// that may report, with the kind they report.
 	expected map[string]map[string]string
 }
 
@@ -40,9 +40,10 @@ var realModules = []realModule{{
 	packages:  []string{"errgroup", "semaphore", "singleflight"},
 	schedules: 200,
 	expected: map[string]map[string]string{
-		"idle": {},
+		"idle":  {},
+		"stall": {},
 		// Tests that assume a timer cannot fire while work is runnable.
-		"eager": {"TestWeightedAcquire": "panic", "TestPanicDo": "test failure", "TestGoexitDo": "test failure"},
+		"eager": {"TestWeightedAcquire": "test failure", "TestPanicDo": "test failure", "TestGoexitDo": "test failure"},
 	},
 }, {
 	path: "golang.org/x/time", version: "v0.16.0",
@@ -50,6 +51,7 @@ var realModules = []realModule{{
 	schedules: 200,
 	expected: map[string]map[string]string{
 		"idle":  {},
+		"stall": {},
 		"eager": {"TestWaitTimeout": "test failure"},
 	},
 }, {
@@ -58,16 +60,17 @@ var realModules = []realModule{{
 	schedules: 30,
 	expected: map[string]map[string]string{
 		"idle":  leakyConcTests,
+		"stall": leakyConcTests,
 		"eager": leakyConcTests,
 	},
 }}
 
 // TestRealModules copies packages of real modules from the module cache
 // into temporary modules and runs their own tests under interleave
-// (docs/real-modules.md), once with -timers=idle and once with eager
-// timers. Only the expected tests may report, with the expected kind; with
-// eager timers, a report of a test that assumes timers cannot beat
-// runnable work must say that its schedule fired a timer early.
+// (docs/real-modules.md), once per timer policy: idle, stall (the
+// default) and eager. Only the expected tests may report, with the
+// expected kind; a timing report must say that its schedule fired a timer
+// early, and how long a stall that needs.
 func TestRealModules(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores the tests of real modules (a minute)")
@@ -101,7 +104,7 @@ func TestRealModules(t *testing.T) {
 				t.Skipf("the dependencies of %s cannot be had: %v\n%s", m.path, err, b)
 			}
 			cache := t.TempDir()
-			for _, timers := range []string{"idle", "eager"} {
+			for _, timers := range []string{"idle", "stall", "eager"} {
 				var stdout, stderr bytes.Buffer
 				start := time.Now()
 				res, err := driver.Test(context.Background(), driver.Options{
@@ -136,7 +139,7 @@ func TestRealModules(t *testing.T) {
 						early++
 					}
 				}
-				if timers == "eager" {
+				if timers != "idle" {
 					notes := strings.Count(stdout.String(), "note: this schedule fires timers while other goroutines could still run")
 					if notes < early {
 						t.Errorf("%d timing findings but %d reports explain an early timer:\n%s", early, notes, stdout.String())

@@ -55,6 +55,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		pctDepth   int
 		stuckAfter time.Duration
 		timers     string
+		stall      time.Duration
+		goroutines int
+		choices    int
 	)
 	fs := newFlagSet("test", testUsage, stderr)
 	fs.StringVar(&strategy, "strategy", "random", "random, pct or dfs")
@@ -66,7 +69,10 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&steps, "steps", 0, "scheduling points per schedule")
 	fs.IntVar(&pctDepth, "pct-depth", 0, "bug depth of pct")
 	fs.DurationVar(&stuckAfter, "stuck-after", 0, "limit on uncontrolled code")
-	fs.StringVar(&timers, "timers", "eager", "eager or idle")
+	fs.StringVar(&timers, "timers", "stall", "stall, eager or idle")
+	fs.DurationVar(&stall, "stall", time.Duration(wire.DefaultStall), "how early a timer may fire")
+	fs.IntVar(&goroutines, "goroutines", 0, "live goroutines per schedule")
+	fs.IntVar(&choices, "choices", 0, "choice points per schedule")
 	common.define(fs)
 	patterns, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -80,11 +86,17 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	default:
 		return usageError(stderr, "interleave test: -strategy %q: want random, pct or dfs", strategy)
 	}
-	if timers != "eager" && timers != "idle" {
-		return usageError(stderr, "interleave test: -timers %q: want eager or idle", timers)
+	if timers != "stall" && timers != "eager" && timers != "idle" {
+		return usageError(stderr, "interleave test: -timers %q: want stall, eager or idle", timers)
 	}
-	if schedules < 0 || steps < 0 || pctDepth < 0 || budget < 0 || stuckAfter < 0 {
-		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -budget and -stuck-after must not be negative")
+	if schedules < 0 || steps < 0 || pctDepth < 0 || budget < 0 || stuckAfter < 0 || goroutines < 0 || choices < 0 || stall < 0 {
+		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -budget, -stuck-after, -goroutines, -choices and -stall must not be negative")
+	}
+	if timers == "stall" && stall == 0 {
+		timers = "idle" // no stall at all: timers fire only in time, or when nothing else can run
+	}
+	if timers != "stall" {
+		stall = 0
 	}
 	opts := common.options(stdout, stderr)
 	opts.Patterns = patterns
@@ -101,6 +113,10 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		StuckAfter:  wire.Duration(stuckAfter),
 		ScheduleDir: common.scheduleDir,
 		Timers:      timers,
+		Stall:       wire.Duration(stall),
+
+		MaxGoroutines: goroutines,
+		MaxChoices:    choices,
 	}
 	out, err := driver.Test(ctx, opts)
 	return finish(out, err, stderr)

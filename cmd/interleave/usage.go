@@ -37,18 +37,33 @@ Exploration flags:
 	-strategy S       random, pct or dfs (default random)
 	-schedules N      schedules to explore per test (default 1000)
 	-seed N           seed of the randomized strategies (default 1)
-	-budget D         wall-clock budget per test, such as 30s (default none)
+	-budget D         wall-clock budget per test, such as 30s (default
+	                  none); a first schedule still running when it
+	                  runs out is reported as a resource limit
 	-race             detect data races, happens-before (default true;
 	                  this is interleave's detector, not go test -race)
 	-leaks            report goroutines left blocked (default true)
-	-steps N          scheduling points per schedule before a livelock is
-	                  reported (default 1000000)
+	-steps N          scheduling points in which running goroutines only
+	                  poll, with no progress and no pending timer, before
+	                  a livelock is reported (default 1000000)
+	-goroutines N     live goroutines per schedule before the schedule is
+	                  reported as a resource limit (default 100000)
+	-choices N        choice points per schedule (its history, kept to be
+	                  written and replayed) before it is reported as a
+	                  resource limit (default 10000000)
 	-pct-depth N      bug depth of the pct strategy (default 3)
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
-	-timers M         when a pending timer may fire: eager (default), at
-	                  any point, so timeouts race with work that could
-	                  still run; idle, only when nothing else can run
+	-timers M         when a timer may fire before its time, while other
+	                  goroutines could still run (every timer fires when
+	                  its time has come, or when nothing else can run):
+	                  stall (default), only to wake a select that also
+	                  waits on other channels (a timeout racing with
+	                  work) or to run an AfterFunc callback, and at most
+	                  -stall before its time, never into a poll or for a
+	                  sleep; eager, at any point; idle, never
+	-stall D          how long before its time a timer may fire under
+	                  -timers=stall (default 100ms; 0 is -timers=idle)
 	-schedule-dir DIR where schedule files are written (default: in the
 	                  cache directory)
 	-instrument-deps  also instrument dependency modules (never the

@@ -44,7 +44,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	seeds := fs.Int("seeds", 0, fmt.Sprintf("seeds per randomized strategy (default %d, -quick %d)", d.Seeds, QuickConfig().Seeds))
 	schedules := fs.Int("schedules", 0, fmt.Sprintf("schedule budget per run (default %d, -quick %d)", d.Schedules, QuickConfig().Schedules))
 	budget := fs.Duration("budget", 0, fmt.Sprintf("wall-clock budget per run (default %s, -quick %s)", d.Budget, QuickConfig().Budget))
-	maxSteps := fs.Int("maxsteps", 0, "step bound per schedule (default: the runtime's)")
+	maxSteps := fs.Int("maxsteps", 0, "scheduling points without progress before a livelock (default: the runtime's)")
 	parallel := fs.Int("parallel", d.Parallel, "kernels built and run at once")
 	variants := fs.String("variants", strings.Join(d.Variants, ","), "comma-separated variants to run")
 	quick := fs.Bool("quick", false, "a small plan for CI: fewer seeds and schedules")

@@ -32,14 +32,17 @@ func Replay(ctx context.Context, path string, opts Options) (*Outcome, error) {
 	}
 	opts.GoFlags = append(append([]string(nil), opts.GoFlags...), "-run="+wire.RunPattern(s.Test), "-count=1")
 	opts.Config = wire.Config{
-		Strategy:    "replay",
-		Replay:      abs,
-		Seed:        s.Seed,
-		NoRace:      !s.Race,
-		NoLeaks:     !s.Leaks,
-		MaxSteps:    s.MaxSteps,
-		Package:     s.Package,
-		ScheduleDir: opts.Config.ScheduleDir,
+		Strategy: "replay",
+		Replay:   abs,
+		Seed:     s.Seed,
+		NoRace:   !s.Race,
+		NoLeaks:  !s.Leaks,
+		MaxSteps: s.MaxSteps,
+
+		MaxGoroutines: s.MaxGoroutines,
+		MaxChoices:    s.MaxChoices,
+		Package:       s.Package,
+		ScheduleDir:   opts.Config.ScheduleDir,
 	}
 	return Test(ctx, opts)
 }

@@ -38,8 +38,11 @@ type Config struct {
 	NoRace bool `json:"no_race,omitempty"`
 	// NoLeaks turns off the report of goroutines left blocked at test end.
 	NoLeaks bool `json:"no_leaks,omitempty"`
-	// MaxSteps bounds the scheduling points of one iteration; an iteration
-	// that reaches it is reported as a livelock (default 1000000).
+	// MaxSteps bounds the scheduling points in which the running
+	// goroutines only poll, with no progress (no channel operation, lock
+	// handoff, write, goroutine start or exit, new location read) and no
+	// pending timer; an iteration that reaches it is reported as a
+	// livelock (default 1000000).
 	MaxSteps int `json:"max_steps,omitempty"`
 	// PCTDepth is the bug depth d of the PCT strategy (default 3).
 	PCTDepth int `json:"pct_depth,omitempty"`
@@ -58,13 +61,34 @@ type Config struct {
 	// Package is the import path of the package under test, recorded in
 	// schedule files and results.
 	Package string `json:"package,omitempty"`
-	// Timers says when a pending timer may fire: "eager" (default), at any
-	// choice point, even while goroutines could still run, so that
-	// timeouts race with work; "idle", only when no goroutine can run (as
-	// testing/synctest's fake clock), so a timeout never beats runnable
-	// work.
+	// Timers says when a pending timer may fire before its time, while
+	// goroutines could still run. Every timer fires when its time has come
+	// (the clock moves as code runs) or when nothing else can run. "stall"
+	// (default): early only to wake a select that also waits on other
+	// channels (a timeout racing with work) or to run an AfterFunc
+	// callback, and only within Stall of its time; never into a poll or
+	// for a sleep. "eager": early at any choice point. "idle": never early
+	// (testing/synctest's fake clock).
 	Timers string `json:"timers,omitempty"`
+	// Stall bounds how long before its time a timer may fire under
+	// "stall" (default 100ms).
+	Stall Duration `json:"stall,omitempty"`
+	// MaxGoroutines bounds the live goroutines of one schedule; a schedule
+	// that exceeds it is reported as a resource limit (default 100000).
+	MaxGoroutines int `json:"max_goroutines,omitempty"`
+	// MaxChoices bounds the choice points of one schedule, whose list is
+	// kept to be written and replayed; a schedule that exceeds it is
+	// reported as a resource limit (default 10000000).
+	MaxChoices int `json:"max_choices,omitempty"`
 }
+
+// DefaultStall is how long before its time a timer may fire, by default,
+// to wake a select that also waits for work (a timeout beating work that
+// could still run) or to run an AfterFunc callback. It is longer than the
+// timeouts that code under test uses (10ms), shorter than the watchdogs
+// that tests put around work that always finishes (1s); see
+// docs/real-modules.md.
+const DefaultStall = Duration(100 * time.Millisecond)
 
 // Duration is a time.Duration that encodes in JSON as a Go duration string.
 type Duration time.Duration
@@ -221,10 +245,16 @@ type Schedule struct {
 	Race      bool   `json:"race"`
 	Leaks     bool   `json:"leaks"`
 	Timers    string `json:"timers,omitempty"`
-	MaxSteps  int    `json:"max_steps"`
-	Steps     int    `json:"steps"` // scheduling points of the run
-	EventHash string `json:"event_hash"`
-	Choices   []int  `json:"choices"`
+	// Stall is the stall bound of the "stall" timer policy.
+	Stall    Duration `json:"stall,omitempty"`
+	MaxSteps int      `json:"max_steps"`
+	// MaxGoroutines and MaxChoices are the resource bounds of the run (0:
+	// the defaults).
+	MaxGoroutines int    `json:"max_goroutines,omitempty"`
+	MaxChoices    int    `json:"max_choices,omitempty"`
+	Steps         int    `json:"steps"` // scheduling points of the run
+	EventHash     string `json:"event_hash"`
+	Choices       []int  `json:"choices"`
 }
 
 // WriteSchedule writes s to path, creating its directory.

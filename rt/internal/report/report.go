@@ -72,7 +72,7 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 		writeTrace(&b, f.Trace, f.TraceDropped, f.Objects, pos)
 	}
 	if len(f.EarlyTimers) > 0 {
-		writeEarlyTimers(&b, f.EarlyTimers, pos)
+		writeEarlyTimers(&b, f, pos)
 	}
 	if h.Path != "" {
 		fmt.Fprintf(&b, "\nschedule: %s\nreplay: interleave replay %s\n", h.Path, h.Path)
@@ -114,11 +114,12 @@ func writeTrace(b *strings.Builder, trace []event.Event, dropped int, objects ma
 
 // writeEarlyTimers explains a schedule that needs timers to fire before
 // runnable goroutines get to run.
-func writeEarlyTimers(b *strings.Builder, early []sched.EarlyTimer, pos Positions) {
+func writeEarlyTimers(b *strings.Builder, f *sched.Finding, pos Positions) {
 	b.WriteString("\nnote: this schedule fires timers while other goroutines could still run:\n")
+	early, stall := f.EarlyTimers, f.MaxStall
 	for i, e := range early {
 		if i == 5 {
-			fmt.Fprintf(b, "    (and %d more)\n", len(early)-i)
+			fmt.Fprintf(b, "    (and %d more)\n", len(early)-i+f.EarlyTimersDropped)
 			break
 		}
 		at := ""
@@ -129,10 +130,10 @@ func writeEarlyTimers(b *strings.Builder, early []sched.EarlyTimer, pos Position
 		for k, g := range e.Runnable {
 			ids[k] = fmt.Sprint(g)
 		}
-		fmt.Fprintf(b, "    the %v timer%s fired while goroutine %s could run\n", e.Duration, at, strings.Join(ids, ", "))
+		fmt.Fprintf(b, "    the %v timer%s fired %v before its time, while goroutine %s could run\n", e.Duration, at, e.Stall, strings.Join(ids, ", "))
 	}
-	b.WriteString("    It needs those goroutines to be delayed that long, which Go allows (a loaded machine, a GC pause)\n")
-	b.WriteString("    but which may not matter to you; -timers=idle fires timers only when nothing else can run.\n")
+	fmt.Fprintf(b, "    It needs those goroutines to be stalled for %v, which Go allows (a loaded machine, a GC pause)\n", stall)
+	b.WriteString("    but which may not matter to you; -stall bounds such stalls, -timers=idle forbids them.\n")
 }
 
 // Trim removes the runtime's own frames (package rt, the scheduler, the

@@ -105,6 +105,7 @@ type sudog struct {
 	slot    int32 // value of a blocked send
 	sel     bool  // part of a select
 	caseIdx int
+	cases   int // how many channels the select waits on
 	o       *object
 }
 
@@ -392,6 +393,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	}
 	switch {
 	case len(it.opts) > 0:
+		it.progressed()
 		k := 0
 		if len(it.opts) > 1 {
 			k = it.choose(strategy.Select, g)
@@ -427,6 +429,9 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	}
 	if n == 0 {
 		it.blockForever(g, event.OpSelect, site)
+	}
+	for i := 0; i < n; i++ {
+		g.sudogs[i].cases = n
 	}
 	it.block(g, event.OpSelect, nil, site)
 	for i := 0; i < n; i++ {

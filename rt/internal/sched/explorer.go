@@ -24,8 +24,16 @@ type Config struct {
 	StuckAfter time.Duration // uncontrolled-code bound (0: none)
 	// ExpectHash, when non-zero, is the event hash a replay must reproduce.
 	ExpectHash uint64
-	// IdleTimers lets a timer fire only when no goroutine can run.
-	IdleTimers bool
+	// Timers says when a timer may fire before its time, while goroutines
+	// could still run; Stall bounds how early under TimersStall.
+	Timers TimerPolicy
+	Stall  time.Duration
+	// MaxGoroutines bounds the live goroutines of an iteration (default
+	// 100000).
+	MaxGoroutines int
+	// MaxChoices bounds the choice points of an iteration, its history
+	// (default 10000000).
+	MaxChoices int
 }
 
 // Result is the outcome of an exploration.
@@ -71,6 +79,12 @@ func Explore(cfg Config, body func()) *Result {
 	if cfg.Schedules <= 0 {
 		cfg.Schedules = 1000
 	}
+	if cfg.MaxGoroutines <= 0 {
+		cfg.MaxGoroutines = 100000
+	}
+	if cfg.MaxChoices <= 0 {
+		cfg.MaxChoices = 10000000
+	}
 	x := &Explorer{cfg: cfg, strat: cfg.Strategy}
 	if cfg.Race {
 		x.race = race.New()
@@ -88,7 +102,18 @@ func Explore(cfg Config, body func()) *Result {
 			break
 		}
 		r.Iterations++
-		it := x.run(body)
+		var deadline time.Time
+		if cfg.Budget > 0 {
+			deadline = start.Add(cfg.Budget)
+		}
+		it := x.run(body, deadline)
+		if it.overBudget.Load() && r.Iterations > 1 {
+			// The budget ran out during this schedule: the ones before
+			// it are the exploration. Only a first schedule that does
+			// not end within the budget is reported.
+			r.Iterations--
+			break
+		}
 		r.Logs, r.Hash, r.Steps, r.Skipped = it.logs, it.hash, it.steps, it.skipped
 		r.Choices = append(r.Choices[:0], it.choices...)
 		x.strat.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
@@ -126,6 +151,7 @@ func (x *Explorer) newIteration() *Iteration {
 		x:       x,
 		objs:    make(map[unsafe.Pointer]*object),
 		hash:    fnvOffset,
+		epoch:   1,
 		done:    make(chan struct{}),
 		trace:   x.trace[:0],
 		choices: x.choices[:0],
@@ -138,13 +164,14 @@ func (x *Explorer) newIteration() *Iteration {
 	return it
 }
 
-// run runs one iteration to its end and unwinds it.
-func (x *Explorer) run(body func()) *Iteration {
+// run runs one iteration to its end, or until deadline (if not zero), and
+// unwinds it.
+func (x *Explorer) run(body func(), deadline time.Time) *Iteration {
 	it := x.newIteration()
 	it.main = it.spawn(nil, 0, body, 0)
 	it.cur = it.main
 	it.main.wake <- struct{}{}
-	if x.wait(it) {
+	if x.wait(it, deadline) {
 		it.stuck()
 	}
 	it.unwind()
@@ -159,23 +186,33 @@ func (x *Explorer) run(body func()) *Iteration {
 	return it
 }
 
-// wait waits for the iteration to end, watching that it makes progress.
-// It returns true if the running goroutine stayed in uncontrolled code for
-// longer than the bound.
-func (x *Explorer) wait(it *Iteration) bool {
-	bound := x.cfg.StuckAfter
-	if bound <= 0 {
-		<-it.done
-		return false
+// wait waits for the iteration to end, watching that it makes progress
+// and, from deadline on (if not zero), asking it to stop at its next
+// scheduling point. It returns true if the running goroutine stayed in
+// uncontrolled code for longer than the bound.
+func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
+	var over <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		over = t.C
 	}
-	tick := time.NewTicker(bound / 4)
-	defer tick.Stop()
+	bound := x.cfg.StuckAfter
+	var ticks <-chan time.Time
+	if bound > 0 {
+		tick := time.NewTicker(bound / 4)
+		defer tick.Stop()
+		ticks = tick.C
+	}
 	last, since := it.progress.Load(), time.Now()
 	for {
 		select {
 		case <-it.done:
 			return false
-		case <-tick.C:
+		case <-over:
+			it.overBudget.Store(true)
+			over = nil
+		case <-ticks:
 			if p := it.progress.Load(); p != last {
 				last, since = p, time.Now()
 			} else if time.Since(since) >= bound {

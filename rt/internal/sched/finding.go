@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/race"
@@ -20,6 +21,7 @@ const (
 	KindFatal       = "fatal error"
 	KindStuck       = "stuck"
 	KindExit        = "exit" // os.Exit, log.Fatal: the process would end
+	KindLimit       = "resource limit"
 )
 
 // GoroutineInfo describes one goroutine involved in a finding.
@@ -49,10 +51,38 @@ type Finding struct {
 	// EarlyTimers are the timers the schedule fired while goroutines could
 	// still run.
 	EarlyTimers []EarlyTimer
+	// EarlyTimersDropped counts the early timers not in EarlyTimers (it
+	// keeps the first 64); MaxStall is the longest stall among them all.
+	EarlyTimersDropped int
+	MaxStall           time.Duration
 }
 
-func livelockMessage(n int) string {
-	return fmt.Sprintf("the iteration did not end within %d scheduling points (a livelock, or a run that is just long: -steps raises the bound)", n)
+// limit reports an iteration that reached one of its resource bounds;
+// msg names the bound and the flag that raises it.
+func (it *Iteration) limit(msg string) *Finding {
+	gs := it.stuckGoroutines()
+	if len(gs) > 10 {
+		gs = gs[:10]
+	}
+	return &Finding{Kind: KindLimit, Message: msg, Goroutines: gs}
+}
+
+// livelock reports goroutines that polled for Config.MaxSteps scheduling
+// points without progress (progress.go) while no timer was pending.
+func (it *Iteration) livelock() *Finding {
+	gs := it.stuckGoroutines()
+	var spinning []string
+	for _, g := range gs {
+		if gg := it.gs[g.ID-1]; gg.state == gReady {
+			spinning = append(spinning, fmt.Sprint(g.ID))
+		}
+	}
+	return &Finding{
+		Kind: KindLivelock,
+		Message: fmt.Sprintf("goroutine %s kept polling for %d scheduling points while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending (-steps raises the bound)",
+			strings.Join(spinning, ", "), it.x.cfg.MaxSteps),
+		Goroutines: gs,
+	}
 }
 
 func (it *Iteration) info(g *G) GoroutineInfo {

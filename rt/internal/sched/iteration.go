@@ -14,7 +14,9 @@
 package sched
 
 import (
+	"fmt"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"interleave.dev/rt/internal/event"
@@ -38,6 +40,8 @@ type Iteration struct {
 	timerSeq int64
 
 	steps        int
+	quietAt      int // step of the last progress (progress.go)
+	epoch        int // progress epoch, advanced at every progress
 	points       int
 	switches     int
 	trace        []event.Event
@@ -49,6 +53,7 @@ type Iteration struct {
 	pt         strategy.Point
 	race       *race.Detector
 	progress   atomic.Int64
+	overBudget atomic.Bool // set by the explorer when the budget ran out
 	wantStacks bool
 
 	mainDone   bool
@@ -58,11 +63,13 @@ type Iteration struct {
 	skipped    bool
 	logs       []string
 
-	early    []EarlyTimer
-	finding  *Finding
-	diverged string
-	ended    bool
-	done     chan struct{}
+	early        []EarlyTimer
+	earlyDropped int           // early timers beyond earlyLimit
+	earlyMax     time.Duration // the longest stall of the early timers
+	finding      *Finding
+	diverged     string
+	ended        bool
+	done         chan struct{}
 
 	rtScratch any // per-iteration state of package rt
 }
@@ -99,19 +106,28 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
 	it.steps++
+	it.clock += stepQuantum
 	it.progress.Add(1)
-	if it.steps > it.x.cfg.MaxSteps {
-		it.fail(g, &Finding{Kind: KindLivelock, Message: livelockMessage(it.x.cfg.MaxSteps)})
+	if it.quiet() > it.x.cfg.MaxSteps && it.nextTimer() == nil {
+		it.fail(g, it.livelock())
+	}
+	if len(it.live) > it.x.cfg.MaxGoroutines {
+		it.fail(g, it.limit(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", len(it.live))))
+	}
+	if it.overBudget.Load() {
+		it.fail(g, it.limit(fmt.Sprintf("the first schedule did not end within the budget of %v (a livelock, or a run that is just long: -budget raises it)", it.x.cfg.Budget)))
 	}
 	if g.free {
 		g.free = false
 		if it.enabled(g) {
 			it.record(g.pending)
+			it.executed(g, op, o)
 			return
 		}
 	}
 	it.reschedule(g)
 	it.record(g.pending)
+	it.executed(g, op, o)
 }
 
 // enabled reports whether g can perform its pending operation now.
@@ -135,16 +151,21 @@ func (it *Iteration) enabled(g *G) bool {
 func (it *Iteration) collect() {
 	it.opts = it.opts[:0]
 	t := it.nextTimer()
-	if t != nil {
+	if t != nil && (t.when <= it.clock || it.quiet() > quietFire) {
+		// Its time has come, or the goroutines that could run have only
+		// polled for long: real time would pass, and the timer fire.
 		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
+		return
 	}
 	for _, g := range it.live {
 		if it.enabled(g) {
 			it.opts = append(it.opts, strategy.Option{G: g.ID, Ev: g.pending})
 		}
 	}
-	if t != nil && it.x.cfg.IdleTimers && len(it.opts) > 1 {
-		it.opts = append(it.opts[:0], it.opts[1:]...)
+	// Firing the timer early comes last, so that a systematic search
+	// tries the schedules that need no stall first.
+	if t != nil && (len(it.opts) == 0 || it.mayFireEarly(t)) {
+		it.opts = append(it.opts, strategy.Option{G: 0, Ev: event.Event{Op: event.OpTimerFire, Obj: t.obj}})
 	}
 	if len(it.opts) > 1 {
 		it.fair()
@@ -214,6 +235,9 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 		it.pt.Current = g.ID
 	}
 	it.pt.Options = it.opts
+	if len(it.choices) >= it.x.cfg.MaxChoices {
+		it.fail(g, it.limit(fmt.Sprintf("the schedule made %d choices without ending, more than its bound (a schedule this long is kept in memory to be written and replayed: -choices raises it)", len(it.choices))))
+	}
 	i := it.x.strat.Choose(&it.pt)
 	if i < 0 || i >= len(it.opts) {
 		it.diverge(g, "the program offered a choice the schedule does not have")
@@ -306,9 +330,11 @@ func (it *Iteration) fail(g *G, f *Finding) {
 	if it.finding == nil && it.diverged == "" {
 		f.Trace, f.TraceDropped = it.trace, it.traceDropped
 		f.Objects = it.objectNames()
-		f.EarlyTimers = it.early
+		f.EarlyTimers, f.EarlyTimersDropped, f.MaxStall = it.early, it.earlyDropped, it.earlyMax
 		it.finding = f
-		it.wantStacks = true
+		// Every parked goroutine captures its stack while unwinding;
+		// not when there are too many to report.
+		it.wantStacks = len(it.live) <= 10000
 	}
 	it.end(g)
 }
@@ -362,6 +388,7 @@ func (it *Iteration) exit(g *G, p any, abnormal bool) {
 		}
 	}
 	it.record(event.Event{G: g.ID, Op: event.OpExit})
+	it.progressed()
 	it.reschedule(g)
 }
 

@@ -50,6 +50,10 @@ type object struct {
 	once     uint8
 	ch       *chanState
 	timer    *timer
+
+	// Progress (progress.go).
+	seen   int   // the progress epoch in which it was last polled
+	holder int32 // the goroutine that took the lock last
 }
 
 // Object returns the model of the object at addr, creating it on first

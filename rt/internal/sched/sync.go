@@ -30,6 +30,7 @@ func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
 		return false
 	}
 	o.locked, o.owner = true, g.ID
+	it.acquiredBy(g, o)
 	it.acquire(g, o)
 	return true
 }
@@ -83,6 +84,7 @@ func (g *G) RWTryLock(addr unsafe.Pointer, site uint32) bool {
 		return false
 	}
 	o.wHeld, o.wActive, o.owner = true, true, g.ID
+	it.acquiredBy(g, o)
 	it.acquireRW(g, o)
 	return true
 }
@@ -129,6 +131,7 @@ func (g *G) TryRLock(addr unsafe.Pointer, site uint32) bool {
 		return false
 	}
 	o.readers++
+	it.acquiredBy(g, o)
 	it.acquire(g, o)
 	return true
 }

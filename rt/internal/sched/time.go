@@ -7,12 +7,18 @@ import (
 	"interleave.dev/rt/internal/event"
 )
 
-// Virtual time. The clock starts at zero in every iteration and advances
-// only when a timer fires. Whether the earliest pending timer fires now,
-// before any enabled goroutine runs, is an option at every thread choice
-// point (the option with goroutine 0), so timeouts race with everything
-// else under the strategy's control; when nothing else can run, the timer
-// fires. A time.Sleep never waits for the wall clock.
+// Virtual time. The clock starts at zero in every iteration, advances by
+// stepQuantum at every scheduling point (code takes time to run: a
+// deadline checked after a sleep of exactly its length has passed), and
+// jumps when a timer fires. A timer fires when its time has come, when
+// nothing else can run, or when the goroutines that can run have only
+// polled for long (progress.go); before that, firing the earliest timer
+// is an option at thread choice points (the option with goroutine 0), so
+// timeouts race with work under the strategy's control. A time.Sleep
+// never waits for the wall clock.
+
+// stepQuantum is the virtual time one scheduling point takes.
+const stepQuantum = int64(time.Microsecond)
 
 // leakGrace is how much virtual time may pass after the test function
 // returns while the remaining goroutines finish, before those still
@@ -31,23 +37,90 @@ type Timer struct {
 	period  int64   // ticker period
 	fire    func(it *Iteration, now int64)
 	creator int32
-	site    uint32 // where it was started
-	dur     int64  // how long after its start it fires
+	site    uint32  // where it was started
+	dur     int64   // how long after its start it fires
+	wakes   *object // the channel its firing closes (a context's Done)
+}
+
+// Wakes records that firing t closes channel o, a context's Done channel
+// (for the timer policy: a select waiting on o may be woken early).
+func (t *Timer) Wakes(o *ChanObj) { t.wakes = o }
+
+// TimerPolicy says when a timer may fire before its time, while
+// goroutines could still run (the stall of those goroutines that the
+// schedule assumes).
+type TimerPolicy uint8
+
+// The timer policies.
+const (
+	// TimersStall lets a timer fire early only to wake a select that
+	// also waits on other channels (a timeout racing with work), or to run
+	// an AfterFunc callback, and only within Config.Stall of its time;
+	// never into a poll, never for a sleep or a lone wait on the timer.
+	TimersStall TimerPolicy = iota
+	// TimersEager lets the earliest timer fire at any choice point.
+	TimersEager
+	// TimersIdle never fires a timer early: only when its time has come,
+	// or when nothing else can run (testing/synctest's fake clock).
+	TimersIdle
+)
+
+// mayFireEarly reports whether firing t now, while goroutines could still
+// run, is an option.
+func (it *Iteration) mayFireEarly(t *timer) bool {
+	switch it.x.cfg.Timers {
+	case TimersEager:
+		return true
+	case TimersIdle:
+		return false
+	}
+	if t.when-it.clock > int64(it.x.cfg.Stall) {
+		return false
+	}
+	switch {
+	case t.g != nil:
+		return false // a sleep says: let the others run
+	case t.ch != nil:
+		return selectWaits(t.ch)
+	case t.wakes != nil:
+		return selectWaits(t.wakes)
+	}
+	return true // an AfterFunc callback races with the code
+}
+
+// selectWaits reports whether a select blocked on channel o together with
+// other channels.
+func selectWaits(o *object) bool {
+	for _, s := range o.ch.recvq.q {
+		if s.sel && !s.g.selDone && s.cases > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // EarlyTimer records a timer that fired while goroutines could still run:
 // a schedule that needs those goroutines to be delayed that long.
 type EarlyTimer struct {
 	Site     uint32
-	Duration time.Duration
+	Duration time.Duration // the timer's duration
+	Stall    time.Duration // how long before its time it fired
 	Runnable []int32
 }
+
+// earlyLimit bounds the early timers an iteration keeps for its report.
+const earlyLimit = 64
 
 // noteEarlyTimer records that the earliest timer is about to fire although
 // the goroutines in it.opts could run.
 func (it *Iteration) noteEarlyTimer() {
 	t := it.nextTimer()
-	e := EarlyTimer{Site: t.site, Duration: time.Duration(t.dur)}
+	e := EarlyTimer{Site: t.site, Duration: time.Duration(t.dur), Stall: time.Duration(t.when - it.clock)}
+	it.earlyMax = max(it.earlyMax, e.Stall)
+	if len(it.early) == earlyLimit {
+		it.earlyDropped++
+		return
+	}
 	for _, o := range it.opts {
 		if o.G != 0 {
 			e.Runnable = append(e.Runnable, o.G)
@@ -127,6 +200,7 @@ func (it *Iteration) fireTimer() {
 	}
 	it.removeTimer(t)
 	it.record(event.Event{Op: event.OpTimerFire, Obj: t.obj})
+	it.progressed()
 	if t.period > 0 {
 		next := t.when + t.period
 		for next <= it.clock {

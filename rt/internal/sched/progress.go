@@ -1,0 +1,96 @@
+package sched
+
+import "interleave.dev/rt/internal/event"
+
+// Progress. A run that is merely long is not a livelock, and a goroutine
+// that polls is not work that keeps time from passing. Both rest on one
+// notion: the iteration makes progress when something happens that can
+// change what a polling goroutine sees. A channel operation, a lock
+// handoff (a lock taken by another goroutine than the one that took it
+// last), a write, a goroutine started or exited, a timer fired: all are
+// progress. A read, an atomic load, a select that took its default, a
+// failed TryLock, runtime.Gosched or a clock read is a poll; it counts as
+// progress only the first time since the last progress that it touches
+// its object (a loop that reads a large structure makes progress; one
+// that rereads the same flag does not).
+//
+// quietAt is the step of the last progress. When the goroutines that can
+// run have only polled for quietFire scheduling points, the state they
+// cycle through no longer changes, so spinning longer changes nothing but
+// the clock: the earliest timer fires (as real time passes while a
+// goroutine spins). When they have only polled for Config.MaxSteps points
+// and no timer is pending, the iteration is a livelock.
+
+type progressClass uint8
+
+const (
+	pProgress progressClass = iota // always progress
+	pPoll                          // progress only on an object new to the quiet spell
+	pAcquire                       // progress when the lock changes hands
+	pOutcome                       // decided by the operation's outcome (select, TryLock)
+)
+
+var opClass = [256]progressClass{
+	event.OpResume:     pOutcome, // the wake-up was the progress
+	event.OpRead:       pPoll,
+	event.OpAtomicLoad: pPoll,
+	event.OpChanLen:    pPoll,
+	event.OpMapRead:    pPoll,
+	event.OpNow:        pPoll,
+	event.OpYield:      pPoll,
+	event.OpLock:       pAcquire,
+	event.OpRLock:      pAcquire,
+	event.OpWLock:      pAcquire,
+	event.OpUnlock:     pOutcome,
+	event.OpRUnlock:    pOutcome,
+	event.OpWUnlock:    pOutcome,
+	event.OpTryLock:    pOutcome,
+	event.OpTryRLock:   pOutcome,
+	event.OpTryWLock:   pOutcome,
+	event.OpSelect:     pOutcome,
+}
+
+// quietFire is how many scheduling points the runnable goroutines may
+// only poll before the earliest pending timer fires. It is larger than
+// the fairness bound many times over, so that every runnable goroutine had
+// its turns to make progress first.
+const quietFire = 20 * fairBound
+
+// executed classifies g's operation op on o, which has just been chosen to
+// run.
+func (it *Iteration) executed(g *G, op event.Op, o *object) {
+	switch opClass[op] {
+	case pProgress:
+		it.progressed()
+	case pPoll:
+		if o != nil && o.seen != it.epoch {
+			o.seen = it.epoch
+			it.quietAt = it.steps
+		}
+	case pAcquire:
+		it.acquiredBy(g, o)
+	}
+}
+
+// progressed notes progress: every poll from now on is new again.
+func (it *Iteration) progressed() {
+	it.quietAt = it.steps
+	it.epoch++
+}
+
+// acquiredBy notes that g takes lock o: progress if it changes hands.
+func (it *Iteration) acquiredBy(g *G, o *object) {
+	if o.holder != g.ID {
+		o.holder = g.ID
+		it.progressed()
+		return
+	}
+	if o.seen != it.epoch {
+		o.seen = it.epoch
+		it.quietAt = it.steps
+	}
+}
+
+// quiet reports how many scheduling points passed since the last
+// progress.
+func (it *Iteration) quiet() int { return it.steps - it.quietAt }

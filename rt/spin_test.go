@@ -1,0 +1,275 @@
+package rt_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"interleave.dev/rt"
+)
+
+// sleepingSpinner: one goroutine polls a channel (select with default)
+// until the test, after a sleep, closes it. In Go it always ends: real
+// time passes while the poller spins, so the sleeper wakes.
+func sleepingSpinner() {
+	stop, done := rt.MakeChan[struct{}](0, 0), rt.MakeChan[struct{}](0, 0)
+	rt.Go(func() {
+		defer rt.Close(done, 0)
+		for {
+			sel := rt.SelectStart(0)
+			rt.SelectRecv[struct{}](sel, stop)
+			if sel.Do(true) == 0 {
+				return
+			}
+		}
+	}, 0)
+	rt.Sleep(time.Millisecond, 0)
+	rt.Close(stop, 0)
+	rt.Recv(done, 0)
+}
+
+// sleepingAtomicSpinner is the same with a loop that spins on an atomic
+// load.
+func sleepingAtomicSpinner() {
+	var stop int32
+	done := rt.MakeChan[struct{}](0, 0)
+	rt.Go(func() {
+		defer rt.Close(done, 0)
+		for rt.AtomicLoadInt32(&stop, 0) == 0 {
+		}
+	}, 0)
+	rt.Sleep(time.Millisecond, 0)
+	rt.AtomicStoreInt32(&stop, 1, 0)
+	rt.Recv(done, 0)
+}
+
+func TestSleepingSpinnerIsNoLivelock(t *testing.T) {
+	for _, body := range []struct {
+		name string
+		f    func()
+	}{{"select", sleepingSpinner}, {"atomic", sleepingAtomicSpinner}} {
+		for _, strat := range []string{"random", "pct", "dfs"} {
+			for _, timers := range []string{"eager", "idle"} {
+				rep, err := rt.Explore("Spinner", rt.Options{Strategy: strat, Timers: timers, Schedules: 20, ScheduleDir: "-"}, body.f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Kind != "" {
+					t.Errorf("%s, %s, -timers=%s: %s after %d schedules\n%s", body.name, strat, timers, rep.Kind, rep.Schedules, rep.Text)
+				}
+			}
+		}
+	}
+}
+
+func TestDeadlineAfterSleepHasPassed(t *testing.T) {
+	// Code takes time to run: after sleeping exactly until a deadline,
+	// the deadline has passed, as on any real machine (a cache entry with
+	// a TTL has expired, a circuit breaker's cool-down is over).
+	expect(t, outcomes(t, rt.Options{}, func() string {
+		type entry struct {
+			v       int
+			expires time.Time
+		}
+		var mu sync.Mutex
+		cache := map[string]entry{}
+		set := func(k string, v int, ttl time.Duration) {
+			rt.Lock(&mu, 0)
+			cache[k] = entry{v, rt.Now(0).Add(ttl)}
+			rt.Unlock(&mu, 0)
+		}
+		get := func(k string) (int, bool) {
+			rt.Lock(&mu, 0)
+			defer rt.Unlock(&mu, 0)
+			e, ok := cache[k]
+			if !ok || rt.Now(0).After(e.expires) {
+				return 0, false
+			}
+			return e.v, true
+		}
+		done := rt.MakeChan[struct{}](0, 0)
+		rt.Go(func() { set("k", 1, 10*time.Millisecond); rt.Close(done, 0) }, 0)
+		rt.Recv(done, 0)
+		_, fresh := get("k")
+		rt.Sleep(10*time.Millisecond, 0)
+		_, stale := get("k")
+		start := rt.Now(0)
+		return fmt.Sprint(fresh, stale, rt.Since(start, 0) > 0)
+	}), "true false true")
+}
+
+func TestLongRunIsNoLivelock(t *testing.T) {
+	// Two goroutines share a cache for more than a million scheduling
+	// points; every operation is a lock handoff or a write, so the run is
+	// long, not a livelock.
+	rep, err := rt.Explore("Long", rt.Options{Schedules: 1, ScheduleDir: "-"}, func() {
+		var mu sync.Mutex
+		cache := map[int]int{}
+		var wg sync.WaitGroup
+		for w := 0; w < 2; w++ {
+			rt.WGGo(&wg, func() {
+				for i := 0; i < 200000; i++ {
+					rt.Lock(&mu, 0)
+					rt.Write(&cache, 0)
+					cache[i%100] = i
+					rt.Unlock(&mu, 0)
+				}
+			}, 0)
+		}
+		rt.WGWait(&wg, 0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("%s:\n%.2000s", rep.Kind, rep.Text)
+	}
+}
+
+func TestScanningIsNoLivelock(t *testing.T) {
+	// A goroutine that reads many locations without writing makes
+	// progress: each read is new; a bound of 1000 points without progress
+	// is not reached by reading 5000 of them.
+	vars := make([]int, 5000)
+	rep, err := rt.Explore("Scan", rt.Options{Schedules: 3, MaxSteps: 1000, ScheduleDir: "-"}, func() {
+		sum := 0
+		for i := range vars {
+			rt.Read(&vars[i], 0)
+			sum += vars[i]
+		}
+		_ = sum
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("%s:\n%.2000s", rep.Kind, rep.Text)
+	}
+}
+
+func TestLivelockNeedsEvidence(t *testing.T) {
+	// A goroutine spinning on a flag nobody will set, while the others
+	// are blocked: it polls the same location without progress, and the
+	// report names it.
+	rep, err := rt.Explore("Spin", rt.Options{Strategy: "pct", Schedules: 5, ScheduleDir: "-"}, func() {
+		var flag int32
+		block := rt.MakeChan[int](0, 0)
+		rt.Go(func() { rt.Recv(block, 0) }, 0)
+		for rt.AtomicLoadInt32(&flag, 0) == 0 {
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "livelock" || !strings.Contains(rep.Message, "goroutine 1 kept polling for 1000000 scheduling points") {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}
+
+// spawningPoller polls in a loop (select with default) and starts a new
+// goroutine on every turn, each blocked until the end, while the test
+// sleeps for an hour.
+func spawningPoller() {
+	stop, block := rt.MakeChan[struct{}](0, 0), rt.MakeChan[struct{}](0, 0)
+	rt.Go(func() {
+		for {
+			sel := rt.SelectStart(0)
+			rt.SelectRecv[struct{}](sel, stop)
+			if sel.Do(true) == 0 {
+				return
+			}
+			rt.Go(func() { rt.Recv(block, 0) }, 0)
+		}
+	}, 0)
+	rt.Sleep(time.Hour, 0)
+	rt.Close(stop, 0)
+	rt.Close(block, 0)
+}
+
+func TestLiveGoroutinesAreBounded(t *testing.T) {
+	for _, strat := range []string{"random", "pct"} {
+		for _, timers := range []string{"stall", "idle"} {
+			rep, err := rt.Explore("Spawner", rt.Options{Strategy: strat, Timers: timers, MaxGoroutines: 1000, ScheduleDir: "-"}, spawningPoller)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-goroutines raises it") {
+				t.Errorf("%s, -timers=%s: %s: %s", strat, timers, rep.Kind, rep.Message)
+			}
+		}
+	}
+}
+
+func TestBudgetBoundsAnIteration(t *testing.T) {
+	// A first schedule that outlasts the budget ends with a report, in
+	// time; a later one is dropped and the exploration passes.
+	start := time.Now()
+	rep, err := rt.Explore("Spawner", rt.Options{Budget: 300 * time.Millisecond, MaxSteps: 1 << 40, ScheduleDir: "-"}, func() {
+		var n int
+		for {
+			rt.Write(&n, 0)
+			n++
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-budget raises it") {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the exploration took %v with a budget of 300ms", d)
+	}
+	first := true
+	rep, err = rt.Explore("Spawner", rt.Options{Budget: 300 * time.Millisecond, ScheduleDir: "-"}, func() {
+		if first {
+			first = false
+			return
+		}
+		for {
+			rt.Gosched(0)
+			var n int
+			rt.Write(&n, 0)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" || rep.Schedules != 1 {
+		t.Fatalf("%s after %d schedules: %s", rep.Kind, rep.Schedules, rep.Message)
+	}
+}
+
+func TestChoicesAreBounded(t *testing.T) {
+	rep, err := rt.Explore("Choices", rt.Options{MaxChoices: 5000, ScheduleDir: "-"}, func() {
+		var n int32
+		rt.Go(func() {
+			for {
+				rt.AtomicAddInt32(&n, 1, 0)
+			}
+		}, 0)
+		for {
+			rt.AtomicAddInt32(&n, 1, 0)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-choices raises it") || len(rep.Schedule.Choices) != 5000 {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}
+
+func TestPendingTimerIsNoLivelock(t *testing.T) {
+	// With a livelock bound below the point at which a polled-for timer
+	// fires, the spin still waits for the timer.
+	rep, err := rt.Explore("Spinner", rt.Options{Strategy: "pct", MaxSteps: 500, Schedules: 5, ScheduleDir: "-"}, sleepingSpinner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}
