@@ -37,7 +37,9 @@ import (
 // and right operands of && and || in all of these are instrumented where
 // they are evaluated, by a function literal called first (see
 // instrumentCond). A for loop's post statement reports its accesses at the
-// end of the body and before each continue of the loop (instrumentPost).
+// end of the body and before each continue of the loop (instrumentPost,
+// postOnCopy); a range statement reports its writes of shared iteration
+// variables at the start of the body (instrumentRangeVars).
 // Case values of a switch with a tag, and its tag after an init
 // statement, are instrumented by a function literal returning the value
 // (instrumentValue).
@@ -74,6 +76,8 @@ func (r *rewriter) memory() {
 			r.instrumentStmt(s)
 		}
 		switch n := n.(type) {
+		case *ast.RangeStmt:
+			r.instrumentRangeVars(n)
 		case *ast.ForStmt:
 			if n.Cond != nil {
 				r.instrumentCond(n.Cond)
@@ -123,6 +127,38 @@ func (r *rewriter) memory() {
 	})
 }
 
+// instrumentRangeVars reports the writes of a range statement's
+// iteration variables at the start of the body, where every iteration has
+// just assigned them: variables declared outside the statement, and,
+// before Go 1.22, the variables it declares, which all iterations share
+// (a goroutine started by one iteration that reads one races with the
+// next iteration's write, as Go's race detector says). From Go 1.22 on
+// the declared variables are new in each iteration and nobody else can
+// have reached them yet.
+func (r *rewriter) instrumentRangeVars(s *ast.RangeStmt) {
+	if s.Key == nil || s.Tok == token.DEFINE && !r.perLoopVars() {
+		return
+	}
+	// Names in the body are not declared yet at its start.
+	c := &collector{r: r, start: s.Body.Lbrace, seen: make(map[string]int)}
+	for _, l := range []ast.Expr{s.Key, s.Value} {
+		if l == nil {
+			continue
+		}
+		if id, ok := l.(*ast.Ident); ok && s.Tok == token.DEFINE {
+			if c.sharedVar(r.info.Defs[id]) {
+				c.add(writeAccess, id, false)
+			}
+			continue
+		}
+		c.write(l)
+	}
+	c.emitWraps()
+	if len(c.accs) > 0 {
+		r.edits.insert(r.off(s.Body.Lbrace)+1, " "+r.accessCalls(c.accs))
+	}
+}
+
 // instrumentShortCircuit instruments the right operands of && and || in
 // a condition, which are evaluated only sometimes, where they are
 // evaluated:
@@ -168,6 +204,9 @@ func (r *rewriter) instrumentPost(loop *ast.ForStmt) {
 	c := &collector{r: r, start: loop.Post.Pos(), seen: make(map[string]int)}
 	c.simple(loop.Post)
 	c.emitWraps()
+	if !r.perLoopVars() {
+		r.postOnCopy(loop, c.accs)
+	}
 	if len(c.accs) == 0 {
 		return
 	}
@@ -212,6 +251,32 @@ func (r *rewriter) instrumentPost(loop *ast.ForStmt) {
 			r.edits.insert(r.off(pt), "; "+r.accessCalls(c.accs))
 		} else {
 			r.edits.insert(r.off(pt), r.accessCalls(c.accs))
+		}
+	}
+}
+
+// postOnCopy adapts the accesses of a for loop's post statement to
+// per-iteration loop variables (Go 1.22 and later): at the end of each
+// iteration Go copies the loop variables into fresh ones for the next
+// iteration, and the post statement runs on the copies, which no other
+// goroutine can reach yet. What it accesses of the loop variables is
+// reported as the copy's read of the old ones.
+func (r *rewriter) postOnCopy(loop *ast.ForStmt, accs []access) {
+	init, ok := loop.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE {
+		return
+	}
+	loopVars := make(map[*types.Var]bool)
+	for _, l := range init.Lhs {
+		if id, ok := l.(*ast.Ident); ok {
+			if v, ok := r.info.Defs[id].(*types.Var); ok {
+				loopVars[v] = true
+			}
+		}
+	}
+	for i, a := range accs {
+		if v := r.rootVar(a.expr); v != nil && !a.isMap && loopVars[v] {
+			accs[i].kind = readAccess
 		}
 	}
 }
@@ -807,7 +872,11 @@ func (c *collector) hoistable(e ast.Expr) bool {
 func (c *collector) addressable(e ast.Expr) bool {
 	switch e := unparen(e).(type) {
 	case *ast.Ident:
-		_, ok := c.r.info.Uses[e].(*types.Var)
+		obj := c.r.info.Uses[e]
+		if obj == nil {
+			obj = c.r.info.Defs[e]
+		}
+		_, ok := obj.(*types.Var)
 		return ok
 	case *ast.SelectorExpr:
 		if c.isPkgVar(e) {
