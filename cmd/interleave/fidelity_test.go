@@ -110,6 +110,15 @@ func TestReadAfterReceive(t *testing.T) {
 	}
 }
 
+// The same in an if statement's init.
+func TestReadAfterReceiveInIf(t *testing.T) {
+	w := &worker{}
+	done := w.bump()
+	if x := <-done + w.n; x != 1 {
+		t.Errorf("x = %d, want 1", x)
+	}
+}
+
 // w.n is read after bump returns, while its goroutine writes it.
 func TestReadAfterCall(t *testing.T) {
 	w := &worker{}
@@ -173,6 +182,7 @@ func TestCallPathsOrdered(t *testing.T) {
 		"TestWriteAfterStart":      "data race",
 		"TestWriteBeforeStart":     "",
 		"TestReadAfterReceive":     "",
+		"TestReadAfterReceiveInIf": "",
 		"TestReadAfterCall":        "data race",
 		"TestIndexByCall":          "data race",
 		"TestMapKeyByCall":         "data race",

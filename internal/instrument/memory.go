@@ -181,9 +181,8 @@ func (r *rewriter) instrumentShortCircuit(cond ast.Expr) {
 //
 //	for func() bool { rt.Read(&x, site); return true }() && (x > 0) {
 func (r *rewriter) instrumentCond(cond ast.Expr) {
-	b, ok := r.typeOf(cond).(*types.Basic)
-	if !ok || b.Kind() != types.Bool && b.Kind() != types.UntypedBool {
-		return // a named boolean type does not mix with bool
+	if !r.isBool(cond) {
+		return
 	}
 	c := &collector{r: r, start: cond.Pos(), seen: make(map[string]int)}
 	c.read(cond)
@@ -424,15 +423,34 @@ func (r *rewriter) instrumentStmt(s ast.Stmt) {
 	c.stmt(s)
 	c.emitWraps()
 	before, after := c.accs, []access(nil)
-	if c.calls > 0 {
+	ifs, isIf := s.(*ast.IfStmt)
+	switch {
+	case c.calls == 0:
+	case !isIf:
 		before, after = c.late(s)
+	case ifs.Init != nil && r.isBool(ifs.Cond):
+		// After the init is where the condition is evaluated.
+		before, after = c.late(ifs.Init)
 	}
 	if len(before) > 0 {
 		r.edits.insert(r.off(at), r.accessCalls(before))
 	}
-	if len(after) > 0 {
-		r.edits.insert(r.off(s.End()), "; "+r.accessCalls(after))
+	if len(after) == 0 {
+		return
 	}
+	if isIf {
+		r.edits.insert(r.off(ifs.Cond.Pos()), "func() bool { "+r.accessCalls(after)+"return true }() && (")
+		r.edits.insert(r.off(ifs.Cond.End()), ")")
+		return
+	}
+	r.edits.insert(r.off(s.End()), "; "+r.accessCalls(after))
+}
+
+// isBool reports whether e has type bool (not a named boolean type,
+// which does not mix with bool).
+func (r *rewriter) isBool(e ast.Expr) bool {
+	b, ok := r.typeOf(e).(*types.Basic)
+	return ok && (b.Kind() == types.Bool || b.Kind() == types.UntypedBool)
 }
 
 // late splits the accesses of an assignment or variable declaration s

@@ -29,6 +29,16 @@ func Start(w *worker, c chan int, ws []*worker) int {
 	return x + y
 }
 
+func Init(w *worker, c chan int) int {
+	if x := <-c + w.n; x > 0 { // w.n is read after the receive, where the condition is evaluated
+		return x
+	}
+	if w.r = w.start(); w.r != nil {
+		return 1
+	}
+	return 0
+}
+
 func Conditional(w *worker, ok func() bool) bool {
 	b := w.n > 0 && ok() // w.n is read before ok, which may not run
 	b = ok() || w.n > 0  // w.n is read only sometimes: not instrumented
