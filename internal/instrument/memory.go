@@ -462,7 +462,8 @@ func (r *rewriter) isBool(e ast.Expr) bool {
 // f() + s.n reads s.n after f. Reporting them after s orders them after
 // the calls as Go does, with nothing in between that synchronizes. An
 // access stays before s when it is an operand of a call (or of && and
-// ||), or when its address depends on what s assigns.
+// ||), when its address depends on what s assigns, or when it names
+// something s declares a new variable of the same name as.
 func (c *collector) late(s ast.Stmt) (before, after []access) {
 	var lhs []ast.Expr
 	switch s := s.(type) {
@@ -483,14 +484,18 @@ func (c *collector) late(s ast.Stmt) (before, after []access) {
 	}
 	assigned := make(map[types.Object]bool)
 	lhsText := make(map[string]bool)
+	declared := make(map[string]bool) // names that mean something else after s
 	for _, l := range lhs {
 		lhsText[types.ExprString(unparen(l))] = true
 		if v := c.r.rootVar(l); v != nil {
 			assigned[v] = true
 		}
+		if id, ok := l.(*ast.Ident); ok && c.r.info.Defs[id] != nil {
+			declared[id.Name] = true
+		}
 	}
 	for _, a := range c.accs {
-		if a.early || c.r.dependsOn(a, assigned, lhsText) {
+		if a.early || c.r.dependsOn(a, assigned, lhsText) || mentions(a.expr, declared) {
 			before = append(before, a)
 		} else {
 			after = append(after, a)
@@ -538,6 +543,19 @@ func (r *rewriter) dependsOn(a access, assigned map[types.Object]bool, lhs map[s
 		})
 	}
 	return dep
+}
+
+// mentions reports whether an identifier of e (a package name, a variable,
+// or conservatively a field) has one of names.
+func mentions(e ast.Expr, names map[string]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // rootVar returns the variable that assigning to l assigns in whole or

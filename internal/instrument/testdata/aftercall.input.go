@@ -18,6 +18,8 @@ func (w *worker) start() chan int {
 
 func (w *worker) count() int { return w.n }
 
+var global int
+
 func Start(w *worker, c chan int, ws []*worker) int {
 	w.r = w.start()      // written when start has returned
 	x := w.count() + w.n // w.n is read after count
@@ -26,6 +28,10 @@ func Start(w *worker, c chan int, ws []*worker) int {
 	var y = w.count() * w.n
 	w, w.n = nil, w.count() // w.n's address depends on w, which the statement assigns
 	ws[0].n = ws[0].count()
+	var (
+		global = w.count() + global // global is read before the statement declares a new one
+	)
+	_ = global
 	return x + y
 }
 
