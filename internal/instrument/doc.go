@@ -88,7 +88,19 @@
 //     Case values of a switch with a tag (and its tag after an init) use
 //     a function literal returning the value: case func() T { ...; return v }():
 //     The accesses of a for loop's post statement are reported at the end
-//     of the body and before each continue of the loop.
+//     of the body and before each continue of the loop; from Go 1.22 the
+//     post statement runs on the next iteration's copy of the loop
+//     variables, so what it does to them is reported as the copy's read.
+//     A range statement's writes of the variables it assigns (and, before
+//     Go 1.22, of the variables it declares, which all iterations share)
+//     are reported at the start of the body. An assignment or var
+//     declaration that calls functions or receives reports what it
+//     stores, and what it reads outside the operands of its calls, right
+//     after itself (an if statement's init: in front of the condition),
+//     after the calls, as Go performs them. An access whose address
+//     depends on a value the statement computes (s[f()], m[key()].f,
+//     get().x) is reported where that value is computed:
+//     s[func(v int) int { rt.Write(&s[v], site); return v }(f())] = x
 //
 // An else-if with an init statement becomes else { accesses; if ... },
 // which reports the accesses of its init.
@@ -109,9 +121,10 @@
 // import; operations on types the file cannot name (an unexported type of
 // another package); explicitly instantiated function values; promoted
 // method expressions; a select whose label is the target of both goto and
-// break; memory accesses whose address depends on a call or on a name the
-// statement declares; modeled calls whose only argument is a multi-value
-// call. Not instrumented and not reported: accesses in case values and
+// break; memory accesses whose address depends on two values computed by
+// the statement (a slice returned by a call, indexed by a call) or on a
+// value whose type the file cannot name; modeled calls whose only
+// argument is a multi-value call. Not instrumented and not reported: accesses in case values and
 // tags whose type cannot be named, and in a
 // for loop's post statement when a name of its access paths is shadowed
 // in the body or a continue of the loop is itself labeled.

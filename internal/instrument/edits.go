@@ -16,6 +16,7 @@ type edit struct {
 	start, end int
 	parts      []part
 	seq        int
+	wrap       bool // text around the unchanged span [start, end): it encloses any edit of the same range
 	children   []*edit
 }
 
@@ -56,6 +57,14 @@ func (s *editSet) insert(at int, t string) {
 	s.add(at, at, text(t))
 }
 
+// wrap surrounds the original bytes [start, end), with the edits inside
+// them, by before and after. Unlike other edits of one range, a wrap and
+// another edit of the same range compose: the wrap goes outside.
+func (s *editSet) wrap(start, end int, before, after string) {
+	e := s.add(start, end, text(before), span(start, end), text(after))
+	e.wrap = true
+}
+
 // tree arranges the edits into a forest by containment and returns the
 // roots in order.
 func (s *editSet) tree() ([]*edit, error) {
@@ -75,6 +84,9 @@ func (s *editSet) tree() ([]*edit, error) {
 		if a.end != b.end {
 			return a.end > b.end // outer first
 		}
+		if a.wrap != b.wrap {
+			return a.wrap // a wrap encloses the other edits of its range
+		}
 		return a.seq < b.seq
 	})
 	var roots, stack []*edit
@@ -90,7 +102,7 @@ func (s *editSet) tree() ([]*edit, error) {
 			roots = append(roots, e)
 		} else {
 			p := stack[len(stack)-1]
-			if p.start == e.start && p.end == e.end {
+			if p.start == e.start && p.end == e.end && !p.wrap {
 				return nil, fmt.Errorf("two rewrites of the same range %d-%d", e.start, e.end)
 			}
 			p.children = append(p.children, e)

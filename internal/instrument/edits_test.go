@@ -53,3 +53,22 @@ func TestRenderErrors(t *testing.T) {
 		t.Errorf("dropped nested edit: err = %v", err)
 	}
 }
+
+func TestRenderWrapEnclosesEditOfSameRange(t *testing.T) {
+	src := []byte("x = <-c\n")
+	var s editSet
+	// The receive is rewritten, and wrapped twice (the inner wrap is
+	// recorded first, as the collector records the inner access first).
+	s.add(4, 7, text("recv("), span(6, 7), text(")"))
+	s.wrap(4, 7, "in(", ")")
+	s.wrap(0, 7, "out(", ")")
+	s.insert(4, "ins ")
+	out, err := render(src, "f.go", &s, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "//line f.go:1\nout(x = ins in(recv(c)))\n"
+	if string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}

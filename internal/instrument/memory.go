@@ -21,7 +21,13 @@ import (
 // its address can be computed before the statement without side effects
 // and with the same meaning: a path of variables, field selections,
 // indexes by variables or constants, and pointer indirections, all
-// declared before the statement. Anything else is skipped with a Warning.
+// declared before the statement. When the path starts from (or is indexed
+// by) a value the statement computes, a call's result or a name it
+// declares, the access is reported where that value is computed, by a
+// function literal wrapping it (see wrapper). Anything else is skipped
+// with a Warning. An assignment or var declaration that calls functions
+// reports its stores, and the loads outside its calls' operands, after
+// itself (see late).
 // Accesses that a statement performs conditionally or repeatedly are not
 // instrumented before it: right operands of && and ||, for loop post
 // statements, tags of switch statements with an init statement, case
@@ -31,7 +37,9 @@ import (
 // and right operands of && and || in all of these are instrumented where
 // they are evaluated, by a function literal called first (see
 // instrumentCond). A for loop's post statement reports its accesses at the
-// end of the body and before each continue of the loop (instrumentPost).
+// end of the body and before each continue of the loop (instrumentPost,
+// postOnCopy); a range statement reports its writes of shared iteration
+// variables at the start of the body (instrumentRangeVars).
 // Case values of a switch with a tag, and its tag after an init
 // statement, are instrumented by a function literal returning the value
 // (instrumentValue).
@@ -44,10 +52,12 @@ const (
 )
 
 type access struct {
-	kind accessKind
-	addr string   // the address expression passed to rt.Read/Write
-	expr ast.Expr // the location
-	pos  token.Pos
+	kind  accessKind
+	addr  string   // the address expression passed to rt.Read/Write
+	expr  ast.Expr // the location (the map, for a map access)
+	isMap bool
+	pos   token.Pos
+	early bool // performed before a call of the statement: an operand of the call, or of && or ||
 }
 
 // memory instruments the statements of every statement list.
@@ -66,6 +76,8 @@ func (r *rewriter) memory() {
 			r.instrumentStmt(s)
 		}
 		switch n := n.(type) {
+		case *ast.RangeStmt:
+			r.instrumentRangeVars(n)
 		case *ast.ForStmt:
 			if n.Cond != nil {
 				r.instrumentCond(n.Cond)
@@ -83,6 +95,7 @@ func (r *rewriter) memory() {
 				// else if init; cond { becomes else { accesses; if init; cond { ... } }
 				c := &collector{r: r, start: n.Pos(), seen: make(map[string]int)}
 				c.simple(n.Init)
+				c.emitWraps()
 				if len(c.accs) > 0 {
 					r.edits.insert(r.off(n.Pos()), "{ "+r.accessCalls(c.accs))
 					r.edits.insert(r.off(n.End()), " }")
@@ -114,6 +127,38 @@ func (r *rewriter) memory() {
 	})
 }
 
+// instrumentRangeVars reports the writes of a range statement's
+// iteration variables at the start of the body, where every iteration has
+// just assigned them: variables declared outside the statement, and,
+// before Go 1.22, the variables it declares, which all iterations share
+// (a goroutine started by one iteration that reads one races with the
+// next iteration's write, as Go's race detector says). From Go 1.22 on
+// the declared variables are new in each iteration and nobody else can
+// have reached them yet.
+func (r *rewriter) instrumentRangeVars(s *ast.RangeStmt) {
+	if s.Key == nil || s.Tok == token.DEFINE && !r.perLoopVars() {
+		return
+	}
+	// Names in the body are not declared yet at its start.
+	c := &collector{r: r, start: s.Body.Lbrace, seen: make(map[string]int)}
+	for _, l := range []ast.Expr{s.Key, s.Value} {
+		if l == nil {
+			continue
+		}
+		if id, ok := l.(*ast.Ident); ok && s.Tok == token.DEFINE {
+			if c.sharedVar(r.info.Defs[id]) {
+				c.add(writeAccess, id, false)
+			}
+			continue
+		}
+		c.write(l)
+	}
+	c.emitWraps()
+	if len(c.accs) > 0 {
+		r.edits.insert(r.off(s.Body.Lbrace)+1, " "+r.accessCalls(c.accs))
+	}
+}
+
 // instrumentShortCircuit instruments the right operands of && and || in
 // a condition, which are evaluated only sometimes, where they are
 // evaluated:
@@ -136,12 +181,12 @@ func (r *rewriter) instrumentShortCircuit(cond ast.Expr) {
 //
 //	for func() bool { rt.Read(&x, site); return true }() && (x > 0) {
 func (r *rewriter) instrumentCond(cond ast.Expr) {
-	b, ok := r.typeOf(cond).(*types.Basic)
-	if !ok || b.Kind() != types.Bool && b.Kind() != types.UntypedBool {
-		return // a named boolean type does not mix with bool
+	if !r.isBool(cond) {
+		return
 	}
 	c := &collector{r: r, start: cond.Pos(), seen: make(map[string]int)}
 	c.read(cond)
+	c.emitWraps()
 	if len(c.accs) == 0 {
 		return
 	}
@@ -157,6 +202,10 @@ func (r *rewriter) instrumentCond(cond ast.Expr) {
 func (r *rewriter) instrumentPost(loop *ast.ForStmt) {
 	c := &collector{r: r, start: loop.Post.Pos(), seen: make(map[string]int)}
 	c.simple(loop.Post)
+	c.emitWraps()
+	if !r.perLoopVars() {
+		r.postOnCopy(loop, c.accs)
+	}
 	if len(c.accs) == 0 {
 		return
 	}
@@ -201,6 +250,32 @@ func (r *rewriter) instrumentPost(loop *ast.ForStmt) {
 			r.edits.insert(r.off(pt), "; "+r.accessCalls(c.accs))
 		} else {
 			r.edits.insert(r.off(pt), r.accessCalls(c.accs))
+		}
+	}
+}
+
+// postOnCopy adapts the accesses of a for loop's post statement to
+// per-iteration loop variables (Go 1.22 and later): at the end of each
+// iteration Go copies the loop variables into fresh ones for the next
+// iteration, and the post statement runs on the copies, which no other
+// goroutine can reach yet. What it accesses of the loop variables is
+// reported as the copy's read of the old ones.
+func (r *rewriter) postOnCopy(loop *ast.ForStmt, accs []access) {
+	init, ok := loop.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE {
+		return
+	}
+	loopVars := make(map[*types.Var]bool)
+	for _, l := range init.Lhs {
+		if id, ok := l.(*ast.Ident); ok {
+			if v, ok := r.info.Defs[id].(*types.Var); ok {
+				loopVars[v] = true
+			}
+		}
+	}
+	for i, a := range accs {
+		if v := r.rootVar(a.expr); v != nil && !a.isMap && loopVars[v] {
+			accs[i].kind = readAccess
 		}
 	}
 }
@@ -283,6 +358,7 @@ func (r *rewriter) instrumentValue(e ast.Expr) {
 	}
 	c := &collector{r: r, start: e.Pos(), seen: make(map[string]int)}
 	c.read(e)
+	c.emitWraps()
 	if len(c.accs) == 0 {
 		return
 	}
@@ -317,6 +393,21 @@ type collector struct {
 	start token.Pos // the statement's start: paths must be declared before it
 	accs  []access
 	seen  map[string]int
+	wraps []*wrapper // accesses reported where the value their address depends on is computed
+
+	calls  int // calls and receives the collected expressions evaluate
+	inCall int // > 0 while collecting what is evaluated before a call or receive
+}
+
+// A wrapper reports accesses whose address depends on a value b that
+// cannot be computed before the statement (a call's result, a name the
+// statement declares): b becomes func(v T) T { accesses; return v }(b),
+// which evaluates b once, where it was evaluated.
+type wrapper struct {
+	b    ast.Expr
+	v    string // the parameter's name
+	typ  string // b's type
+	accs []access
 }
 
 func (r *rewriter) instrumentStmt(s ast.Stmt) {
@@ -330,10 +421,180 @@ func (r *rewriter) instrumentStmt(s ast.Stmt) {
 		s = l.Stmt
 	}
 	c.stmt(s)
-	if len(c.accs) == 0 {
+	c.emitWraps()
+	before, after := c.accs, []access(nil)
+	ifs, isIf := s.(*ast.IfStmt)
+	switch {
+	case c.calls == 0:
+	case !isIf:
+		before, after = c.late(s)
+	case ifs.Init != nil && r.isBool(ifs.Cond):
+		// After the init is where the condition is evaluated.
+		before, after = c.late(ifs.Init)
+	}
+	if len(before) > 0 {
+		r.edits.insert(r.off(at), r.accessCalls(before))
+	}
+	if len(after) == 0 {
 		return
 	}
-	r.edits.insert(r.off(at), r.accessCalls(c.accs))
+	if isIf {
+		r.edits.insert(r.off(ifs.Cond.Pos()), "func() bool { "+r.accessCalls(after)+"return true }() && (")
+		r.edits.insert(r.off(ifs.Cond.End()), ")")
+		return
+	}
+	r.edits.insert(r.off(s.End()), "; "+r.accessCalls(after))
+}
+
+// isBool reports whether e has type bool (not a named boolean type,
+// which does not mix with bool).
+func (r *rewriter) isBool(e ast.Expr) bool {
+	b, ok := r.typeOf(e).(*types.Basic)
+	return ok && (b.Kind() == types.Bool || b.Kind() == types.UntypedBool)
+}
+
+// late splits the accesses of an assignment or variable declaration s
+// whose expressions call functions (or receive) into those reported
+// before s and those reported right after it. Go stores the assigned
+// values after evaluating every operand, and loads the variables an
+// expression reads (outside the operands of a call) after the calls of
+// the expression: w.r = w.start() writes w.r when start has returned, and
+// f() + s.n reads s.n after f. Reporting them after s orders them after
+// the calls as Go does, with nothing in between that synchronizes. An
+// access stays before s when it is an operand of a call (or of && and
+// ||), when its address depends on what s assigns, or when it names
+// something s declares a new variable of the same name as.
+func (c *collector) late(s ast.Stmt) (before, after []access) {
+	var lhs []ast.Expr
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		lhs = s.Lhs
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			return c.accs, nil
+		}
+		for _, sp := range gd.Specs {
+			for _, n := range sp.(*ast.ValueSpec).Names {
+				lhs = append(lhs, n)
+			}
+		}
+	default:
+		return c.accs, nil
+	}
+	assigned := make(map[types.Object]bool)
+	lhsText := make(map[string]bool)
+	declared := make(map[string]bool) // names that mean something else after s
+	for _, l := range lhs {
+		lhsText[types.ExprString(unparen(l))] = true
+		if v := c.r.rootVar(l); v != nil {
+			assigned[v] = true
+		}
+		if id, ok := l.(*ast.Ident); ok && c.r.info.Defs[id] != nil {
+			declared[id.Name] = true
+		}
+	}
+	for _, a := range c.accs {
+		if a.early || c.r.dependsOn(a, assigned, lhsText) || mentions(a.expr, declared) {
+			before = append(before, a)
+		} else {
+			after = append(after, a)
+		}
+	}
+	return before, after
+}
+
+// dependsOn reports whether the address of access a mentions a variable
+// in assigned or an expression written as one in lhs.
+func (r *rewriter) dependsOn(a access, assigned map[types.Object]bool, lhs map[string]bool) bool {
+	var operands []ast.Expr
+	switch e := unparen(a.expr).(type) {
+	case *ast.Ident:
+		if !a.isMap {
+			return false // a variable's address does not change
+		}
+		operands = []ast.Expr{e}
+	case *ast.SelectorExpr:
+		operands = []ast.Expr{e.X}
+	case *ast.IndexExpr:
+		operands = []ast.Expr{e.X, e.Index}
+	case *ast.StarExpr:
+		operands = []ast.Expr{e.X}
+	default:
+		operands = []ast.Expr{e}
+	}
+	if a.isMap {
+		operands = []ast.Expr{a.expr}
+	}
+	dep := false
+	for _, op := range operands {
+		ast.Inspect(op, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Ident:
+				if v, ok := r.info.Uses[n].(*types.Var); ok && assigned[v] {
+					dep = true
+				}
+			case ast.Expr:
+				if lhs[types.ExprString(n)] {
+					dep = true
+				}
+			}
+			return !dep
+		})
+	}
+	return dep
+}
+
+// mentions reports whether an identifier of e (a package name, a variable,
+// or conservatively a field) has one of names.
+func mentions(e ast.Expr, names map[string]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// rootVar returns the variable that assigning to l assigns in whole or
+// in part (x for x, x.f and x[i] of a struct or array x), or nil when l
+// is reached through a pointer, a slice or a map.
+func (r *rewriter) rootVar(l ast.Expr) *types.Var {
+	switch e := unparen(l).(type) {
+	case *ast.Ident:
+		obj := r.info.Uses[e]
+		if obj == nil {
+			obj = r.info.Defs[e]
+		}
+		v, _ := obj.(*types.Var)
+		return v
+	case *ast.SelectorExpr:
+		if id, ok := e.X.(*ast.Ident); ok {
+			if _, ok := r.info.Uses[id].(*types.PkgName); ok {
+				v, _ := r.info.Uses[e.Sel].(*types.Var)
+				return v
+			}
+		}
+		if sel := r.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal && !sel.Indirect() {
+			return r.rootVar(e.X)
+		}
+	case *ast.IndexExpr:
+		if _, ok := coreType(r.typeOf(e.X)).(*types.Array); ok {
+			return r.rootVar(e.X)
+		}
+	}
+	return nil
+}
+
+// emitWraps records the edits of the collector's wrappers.
+func (c *collector) emitWraps() {
+	for _, w := range c.wraps {
+		c.r.edits.wrap(c.r.off(w.b.Pos()), c.r.off(w.b.End()),
+			"func("+w.v+" "+w.typ+") "+w.typ+" { "+c.r.accessCalls(w.accs)+"return "+w.v+" }(", ")")
+	}
+	c.wraps = nil
 }
 
 // stmt collects the accesses s performs unconditionally, once, when it
@@ -438,14 +699,24 @@ func (c *collector) reads(es []ast.Expr) {
 	}
 }
 
-// add records an access of location e.
+// add records an access of location e (of the map e when isMap).
 func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
+	if !c.hoistable(e) {
+		if why := c.wrap(kind, e, isMap); why != "" {
+			c.r.warnf(e.Pos(), "access to %s not instrumented: %s", types.ExprString(e), why)
+		}
+		return
+	}
 	addr, why := c.addr(e, isMap)
 	if why != "" {
 		c.r.warnf(e.Pos(), "access to %s not instrumented: %s", types.ExprString(e), why)
 		return
 	}
+	early := c.inCall > 0
 	key := addr
+	if early {
+		key += " early"
+	}
 	if i, ok := c.seen[key]; ok {
 		if kind == writeAccess {
 			c.accs[i].kind = writeAccess
@@ -453,15 +724,111 @@ func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
 		return
 	}
 	c.seen[key] = len(c.accs)
-	c.accs = append(c.accs, access{kind: kind, addr: addr, expr: e, pos: e.Pos()})
+	c.accs = append(c.accs, access{kind: kind, addr: addr, expr: e, isMap: isMap, pos: e.Pos(), early: early})
+}
+
+// wrap records the access of location e (of the map e when isMap), whose
+// address depends on a value that cannot be computed before the
+// statement, in the wrapper of that value, or returns why it cannot.
+func (c *collector) wrap(kind accessKind, e ast.Expr, isMap bool) string {
+	var b ast.Expr
+	var loc func(v string) string
+	if isMap {
+		b, loc = e, func(v string) string { return v }
+	} else if b, loc = c.locate(unparen(e)); b == nil {
+		return "its address depends on a call, or on a name declared in the statement, in a way not handled"
+	}
+	var w *wrapper
+	for _, x := range c.wraps {
+		if x.b == b {
+			w = x
+		}
+	}
+	if w == nil {
+		t := c.r.typeOf(b)
+		if t == nil || isUntyped(t) || isTuple(t) {
+			return "its address depends on a value of unknown type"
+		}
+		ts, err := c.r.typeExpr(t, b.Pos())
+		if err != nil {
+			return "its address depends on a value whose type cannot be named: " + err.Error()
+		}
+		w = &wrapper{b: b, v: c.r.tmp("V"), typ: ts}
+		c.wraps = append(c.wraps, w)
+	}
+	addr := loc(w.v)
+	if !isMap {
+		if addr == "*"+w.v {
+			addr = w.v
+		} else {
+			addr = "&" + addr
+		}
+	}
+	for i, a := range w.accs {
+		if a.addr == addr {
+			if kind == writeAccess {
+				w.accs[i].kind = writeAccess
+			}
+			return ""
+		}
+	}
+	w.accs = append(w.accs, access{kind: kind, addr: addr, expr: e, isMap: isMap, pos: e.Pos()})
+	return ""
+}
+
+// locate splits location e, whose address cannot be computed before the
+// statement, into the value b it depends on and the location as a
+// function of a variable holding b's value. b is nil when e is not a path
+// of field selections, indexes and indirections from one such value.
+func (c *collector) locate(e ast.Expr) (b ast.Expr, loc func(v string) string) {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return c.locate(e.X)
+	case *ast.StarExpr:
+		return e.X, func(v string) string { return "*" + v }
+	case *ast.SelectorExpr:
+		sel := c.r.info.Selections[e]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return nil, nil
+		}
+		name := e.Sel.Name
+		if isPointer(c.r.typeOf(e.X)) {
+			return e.X, func(v string) string { return v + "." + name }
+		}
+		if b, inner := c.locate(unparen(e.X)); b != nil {
+			return b, func(v string) string { return "(" + inner(v) + ")." + name }
+		}
+	case *ast.IndexExpr:
+		hx, hi := c.hoistable(e.X), c.hoistable(e.Index)
+		switch coreType(c.r.typeOf(e.X)).(type) {
+		case *types.Slice, *types.Pointer:
+			switch {
+			case !hx && hi:
+				index := types.ExprString(e.Index)
+				return e.X, func(v string) string { return v + "[" + index + "]" }
+			case hx && !hi:
+				x := types.ExprString(e.X)
+				return e.Index, func(v string) string { return x + "[" + v + "]" }
+			}
+		case *types.Array:
+			switch {
+			case hx && !hi && c.addressable(e.X):
+				x := types.ExprString(e.X)
+				return e.Index, func(v string) string { return x + "[" + v + "]" }
+			case !hx && hi:
+				index := types.ExprString(e.Index)
+				if b, inner := c.locate(unparen(e.X)); b != nil {
+					return b, func(v string) string { return "(" + inner(v) + ")[" + index + "]" }
+				}
+			}
+		}
+	}
+	return nil, nil
 }
 
 // addr returns the address expression for location e (the map itself
-// when isMap), or why it cannot be computed before the statement.
+// when isMap), which hoistable, or why there is none.
 func (c *collector) addr(e ast.Expr, isMap bool) (string, string) {
-	if !c.hoistable(e) {
-		return "", "its address depends on a call, or on a name declared in the statement"
-	}
 	if isMap {
 		return types.ExprString(e), ""
 	}
@@ -541,7 +908,11 @@ func (c *collector) hoistable(e ast.Expr) bool {
 func (c *collector) addressable(e ast.Expr) bool {
 	switch e := unparen(e).(type) {
 	case *ast.Ident:
-		_, ok := c.r.info.Uses[e].(*types.Var)
+		obj := c.r.info.Uses[e]
+		if obj == nil {
+			obj = c.r.info.Defs[e]
+		}
+		_, ok := obj.(*types.Var)
 		return ok
 	case *ast.SelectorExpr:
 		if c.isPkgVar(e) {
@@ -664,16 +1035,28 @@ func (c *collector) read(e ast.Expr) {
 		c.read(e.X)
 		c.add(readAccess, e, false)
 	case *ast.UnaryExpr:
-		if e.Op == token.AND {
+		switch e.Op {
+		case token.AND:
 			c.base(e.X)
-		} else {
+		case token.ARROW:
+			c.calls++
+			c.inCall++
+			c.read(e.X)
+			c.inCall--
+		default:
 			c.read(e.X)
 		}
 	case *ast.BinaryExpr:
-		c.read(e.X)
-		if e.Op != token.LAND && e.Op != token.LOR {
-			c.read(e.Y)
+		if e.Op == token.LAND || e.Op == token.LOR {
+			// The left operand is evaluated before the calls of the
+			// right one, which are not collected.
+			c.inCall++
+			c.read(e.X)
+			c.inCall--
+			return
 		}
+		c.read(e.X)
+		c.read(e.Y)
 	case *ast.CallExpr:
 		c.callExpr(e)
 	case *ast.CompositeLit:
@@ -835,12 +1218,15 @@ func (c *collector) callExpr(e *ast.CallExpr) {
 			}
 		}
 	}
+	c.calls++
+	c.inCall++
 	switch f := unparen(e.Fun).(type) {
 	case *ast.FuncLit, *ast.IndexListExpr:
 	default:
 		c.read(f) // an instantiation f[T] reads nothing
 	}
 	c.reads(e.Args)
+	c.inCall--
 }
 
 func ptrRecv(sel *types.Selection) bool {

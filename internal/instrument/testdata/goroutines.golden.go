@@ -29,7 +29,7 @@ func Spawn(w *worker, fs []func(int), xs []int) {
 	}(__rtArg4) }, __rtSites_74cdc52e+3) }
 	__rt.Read(&fs[0], __rtSites_74cdc52e+21); f := fs[0]
 	{ __rtArg5 := f; __rt.Go(func() { __rtArg5(2) }, __rtSites_74cdc52e+4) }
-	{ __rtArg6 := fs[next()]; __rt.Go(func() { __rtArg6(3) }, __rtSites_74cdc52e+5) }
+	{ __rtArg6 := fs[func(__rtV20 int) int { __rt.Read(&fs[__rtV20], __rtSites_74cdc52e+22); return __rtV20 }(next())]; __rt.Go(func() { __rtArg6(3) }, __rtSites_74cdc52e+5) }
 	{ __rtArg7 := next(); __rt.Go(func() { generic(__rtArg7) }, __rtSites_74cdc52e+6) }
 	__rt.Go(func() { generic[string]("s") }, __rtSites_74cdc52e+7)
 	{ __rtArg8 := next(); __rt.Go(func() { variadic("p", 1, __rtArg8) }, __rtSites_74cdc52e+8) }
@@ -55,10 +55,7 @@ func pair() (int, int) { return 1, 2 }
 
 func MultiValue(fs []func(int, int)) {
 	{ __rtArg15, __rtArg16 := pair(); __rt.Go(func() { work(__rtArg15, __rtArg16) }, __rtSites_74cdc52e+18) }
-	__rt.Read(&fs[0], __rtSites_74cdc52e+22); { __rtFn17 := fs[0]; __rtArg18, __rtArg19 := pair(); __rt.Go(func() { __rtFn17(__rtArg18, __rtArg19) }, __rtSites_74cdc52e+19) }
+	__rt.Read(&fs[0], __rtSites_74cdc52e+23); { __rtFn17 := fs[0]; __rtArg18, __rtArg19 := pair(); __rt.Go(func() { __rtFn17(__rtArg18, __rtArg19) }, __rtSites_74cdc52e+19) }
 }
 
-var __rtSites_74cdc52e = __rt.RegisterFile("testdata/goroutines.go", 21, 2, 22, 2, 23, 2, 26, 2, 30, 2, 31, 2, 32, 2, 33, 2, 34, 2, 35, 2, 36, 2, 39, 2, 39, 5, 40, 7, 41, 2, 41, 5, 49, 2, 50, 2, 56, 2, 57, 2, 10, 43, 29, 7, 57, 5)
-
-// Warnings:
-//	testdata/goroutines.go:31:5: access to fs[next()] not instrumented: its address depends on a call, or on a name declared in the statement
+var __rtSites_74cdc52e = __rt.RegisterFile("testdata/goroutines.go", 21, 2, 22, 2, 23, 2, 26, 2, 30, 2, 31, 2, 32, 2, 33, 2, 34, 2, 35, 2, 36, 2, 39, 2, 39, 5, 40, 7, 41, 2, 41, 5, 49, 2, 50, 2, 56, 2, 57, 2, 10, 43, 29, 7, 31, 5, 57, 5)

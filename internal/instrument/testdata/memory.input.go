@@ -45,7 +45,7 @@ func Pointers(n *node, s []int, arr [4]int, m map[int]int) int {
 	if n != nil && n.next.val > 0 { // the right operand of && is instrumented where it is evaluated
 		return 1
 	}
-	s[index()] = 2                // index with a call: skipped, with a warning
+	s[index()] = 2                // index with a call: evaluated once, by a function reporting the access
 	for i := 0; i < len(s); i++ { // the loop header is not instrumented
 		s[i] = i
 	}

@@ -9,8 +9,8 @@ import "fmt"
 
 func Range(c chan int) {
 	var fs []func()
-	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_5115e78b+1); if !__rtOk2 { break }; {
-		fs = append(fs, func() { __rt.Read(&v, __rtSites_5115e78b+5); fmt.Println(v) })
+	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_5115e78b+1); if !__rtOk2 { break }; { __rt.Write(&v, __rtSites_5115e78b+5); 
+		fs = append(fs, func() { __rt.Read(&v, __rtSites_5115e78b+6); fmt.Println(v) })
 	}}
 	for _, f := range fs {
 		f()
@@ -27,4 +27,4 @@ func Shadowing(queue chan callbackCh) {
 	}}
 }
 
-var __rtSites_5115e78b = __rt.RegisterFile("testdata/rangelegacy.go", 11, 2, 11, 2, 23, 2, 23, 2, 24, 8, 12, 40)
+var __rtSites_5115e78b = __rt.RegisterFile("testdata/rangelegacy.go", 11, 2, 11, 2, 23, 2, 23, 2, 24, 8, 11, 6, 12, 40)

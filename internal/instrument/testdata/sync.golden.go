@@ -84,7 +84,7 @@ func Group(n int) {
 			__rt.OnceDo(&once, func() { fmt.Println("once") }, __rtSites_a09b6b8a+21)
 			__rt.Read(&i, __rtSites_a09b6b8a+64); __rt.MapStore(&m, i, i, __rtSites_a09b6b8a+22)
 		}, __rtSites_a09b6b8a+19)
-	; __rt.Write(&i, __rtSites_a09b6b8a+63); }
+	; __rt.Read(&i, __rtSites_a09b6b8a+63); }
 	__rt.WGGo(&wg, func() { __rt.MapDelete(&m, 0, __rtSites_a09b6b8a+24) }, __rtSites_a09b6b8a+23)
 	__rt.WGWait(&wg, __rtSites_a09b6b8a+25)
 	v, ok := __rt.MapLoad(&m, 1, __rtSites_a09b6b8a+26)

@@ -26,11 +26,7 @@ again:
 	_ = f
 	g := (*locked).Lock // a method expression through an embedded field
 	_ = g
-
-	n[idx()] = 1 // the index calls a function
 }
-
-func idx() int { return 0 }
 
 var __rtSites_d92ff698 = __rt.RegisterFile("testdata/unsupported.go", 16, 2)
 
@@ -38,4 +34,3 @@ var __rtSites_d92ff698 = __rt.RegisterFile("testdata/unsupported.go", 16, 2)
 //	testdata/unsupported.go:12:2: time.Sleep called through a dot import is not instrumented
 //	testdata/unsupported.go:24:7: instantiated function value sync.OnceValue left native
 //	testdata/unsupported.go:26:7: promoted method expression (*sync.Mutex).Lock left native
-//	testdata/unsupported.go:29:2: access to n[idx()] not instrumented: its address depends on a call, or on a name declared in the statement

@@ -25,8 +25,4 @@ again:
 	_ = f
 	g := (*locked).Lock // a method expression through an embedded field
 	_ = g
-
-	n[idx()] = 1 // the index calls a function
 }
-
-func idx() int { return 0 }

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"interleave.dev/internal/driver"
+	"interleave.dev/rt/wire"
+)
+
+// fidelityQueue is a generic queue over a channel, shared by the
+// fidelity modules.
+const fidelityQueue = `package fid
+
+// Queue is a bounded FIFO queue.
+type Queue[T any] struct{ c chan T }
+
+// NewQueue returns a queue holding up to n values.
+func NewQueue[T any](n int) *Queue[T] { return &Queue[T]{c: make(chan T, n)} }
+
+// Put adds v, waiting for room.
+func (q *Queue[T]) Put(v T) { q.c <- v }
+
+// Get removes the oldest value, waiting for one.
+func (q *Queue[T]) Get() T { return <-q.c }
+`
+
+// fidelityLoopTest is the most common goroutine idiom of modern Go: one
+// goroutine per iteration, each using the loop variable.
+const fidelityLoopTest = `
+func TestGenericQueue(t *testing.T) {
+	q := NewQueue[int](1)
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); q.Put(i) }()
+	}
+	for i := 0; i < 3; i++ {
+		_ = q.Get()
+	}
+	wg.Wait()
+}
+`
+
+// TestFidelityModern runs programs of a go 1.26 module and checks what is
+// reported for each: nothing for correct programs, a data race for racy
+// ones.
+func TestFidelityModern(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	results := runFidelity(t, "1.26", fidelityLoopTest+`
+// The goroutine reads this iteration's i, which the body writes later.
+func TestLoopVarWrittenInBody(t *testing.T) {
+	done := make(chan int)
+	for i := 0; i < 1; i++ {
+		go func() { done <- i }()
+		i += 0
+	}
+	<-done
+}
+
+type worker struct {
+	r   chan int
+	n   int
+	out chan int
+}
+
+// start starts a goroutine that reads w.r.
+func (w *worker) start() chan int {
+	c := make(chan int, 1)
+	go func() { w.out <- len(w.r) }()
+	return c
+}
+
+// The field is written when start returns, while start's goroutine reads it.
+func TestWriteAfterStart(t *testing.T) {
+	w := &worker{out: make(chan int, 1)}
+	w.r = w.start()
+	<-w.out
+}
+
+func (w *worker) make() chan int { return make(chan int, 1) }
+
+// The goroutine starts after the write.
+func TestWriteBeforeStart(t *testing.T) {
+	w := &worker{out: make(chan int, 1)}
+	w.r = w.make()
+	go func() { w.out <- len(w.r) }()
+	<-w.out
+}
+
+// bump starts a goroutine that writes w.n and returns a channel that says
+// when it did.
+func (w *worker) bump() chan int {
+	done := make(chan int)
+	go func() { w.n = 1; done <- 0 }()
+	return done
+}
+
+// w.n is read after the receive that orders the goroutine's write before it.
+func TestReadAfterReceive(t *testing.T) {
+	w := &worker{}
+	done := w.bump()
+	x := <-done + w.n
+	if x != 1 {
+		t.Errorf("x = %d, want 1", x)
+	}
+}
+
+// The same in an if statement's init.
+func TestReadAfterReceiveInIf(t *testing.T) {
+	w := &worker{}
+	done := w.bump()
+	if x := <-done + w.n; x != 1 {
+		t.Errorf("x = %d, want 1", x)
+	}
+}
+
+// w.n is read after bump returns, while its goroutine writes it.
+func TestReadAfterCall(t *testing.T) {
+	w := &worker{}
+	var done chan int
+	x := len(func() chan int { done = w.bump(); return done }()) + w.n
+	_ = x
+	<-done
+}
+
+type entry struct{ f int }
+
+// The index calls a function: the access is still seen, and the function
+// called once.
+func TestIndexByCall(t *testing.T) {
+	s := make([]int, 2)
+	calls := 0
+	next := func() int { calls++; return 1 }
+	done := make(chan bool)
+	go func() { _ = s[1]; done <- true }()
+	s[next()] = 1
+	<-done
+	if calls != 1 {
+		t.Errorf("next called %d times", calls)
+	}
+}
+
+// The map key calls a function: the entry's field is still seen.
+func TestMapKeyByCall(t *testing.T) {
+	m := map[string]*entry{"k": {}}
+	calls := 0
+	key := func() string { calls++; return "k" }
+	e := m["k"]
+	done := make(chan bool)
+	go func() { _ = e.f; done <- true }()
+	m[key()].f = 1
+	<-done
+	if calls != 1 {
+		t.Errorf("key called %d times", calls)
+	}
+}
+
+// Index and key calls in a correct program: nothing to report.
+func TestCallPathsOrdered(t *testing.T) {
+	s := make([]int, 2)
+	m := map[string]*entry{"k": {}}
+	calls := 0
+	next := func() int { calls++; return 1 }
+	done := make(chan bool)
+	go func() { s[1] = 1; m["k"].f = 1; done <- true }()
+	<-done
+	s[next()]++
+	m[func() string { calls++; return "k" }()].f++
+	if calls != 2 || s[1] != 2 || m["k"].f != 2 {
+		t.Errorf("calls %d, s %v, f %d", calls, s, m["k"].f)
+	}
+}
+`)
+	want := map[string]string{
+		"TestGenericQueue":         "",
+		"TestLoopVarWrittenInBody": "data race",
+		"TestWriteAfterStart":      "data race",
+		"TestWriteBeforeStart":     "",
+		"TestReadAfterReceive":     "",
+		"TestReadAfterReceiveInIf": "",
+		"TestReadAfterCall":        "data race",
+		"TestIndexByCall":          "data race",
+		"TestMapKeyByCall":         "data race",
+		"TestCallPathsOrdered":     "",
+	}
+	checkFidelity(t, results, want)
+}
+
+// TestFidelityLegacy runs programs of a go 1.21 module, whose loops share
+// their variables between iterations, as Go's race detector sees them.
+func TestFidelityLegacy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	results := runFidelity(t, "1.21", fidelityLoopTest+`
+// The goroutines read the one v that every iteration writes.
+func TestRangeVarSlice(t *testing.T) {
+	q := NewQueue[int](3)
+	for _, v := range []int{1, 2, 3} {
+		go func() { q.Put(v) }()
+	}
+	for i := 0; i < 3; i++ {
+		_ = q.Get()
+	}
+}
+
+func TestRangeVarMap(t *testing.T) {
+	q := NewQueue[string](2)
+	for k := range map[string]bool{"a": true, "b": true} {
+		go func() { q.Put(k) }()
+	}
+	_, _ = q.Get(), q.Get()
+}
+
+func TestRangeVarChan(t *testing.T) {
+	c := make(chan int, 2)
+	c <- 1
+	c <- 2
+	close(c)
+	q := NewQueue[int](2)
+	for v := range c {
+		go func() { q.Put(v) }()
+	}
+	_, _ = q.Get(), q.Get()
+}
+
+// Each goroutine gets its own copy: nothing to report.
+func TestRangeVarCopied(t *testing.T) {
+	q := NewQueue[int](3)
+	for _, v := range []int{1, 2, 3} {
+		v := v
+		go func() { q.Put(v) }()
+	}
+	for i := 0; i < 3; i++ {
+		_ = q.Get()
+	}
+}
+`)
+	want := map[string]string{
+		"TestGenericQueue":   "data race",
+		"TestRangeVarSlice":  "data race",
+		"TestRangeVarMap":    "data race",
+		"TestRangeVarChan":   "data race",
+		"TestRangeVarCopied": "",
+	}
+	checkFidelity(t, results, want)
+}
+
+// runFidelity runs the tests of a module declaring go goLine, made of the
+// queue and a test file with tests, under interleave, and returns each
+// test's result.
+func runFidelity(t *testing.T, goLine, tests string) map[string]wire.Result {
+	t.Helper()
+	dir := writeModule(t, map[string]string{
+		"go.mod":      "module example.com/fid\n\ngo " + goLine + "\n",
+		"queue.go":    fidelityQueue,
+		"fid_test.go": "package fid\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n\nvar _ sync.Mutex\n" + tests,
+	})
+	var stdout, stderr bytes.Buffer
+	out, err := driver.Test(context.Background(), driver.Options{
+		Dir:        dir,
+		Patterns:   []string{"."},
+		Config:     wire.Config{Schedules: 200, Seed: 1},
+		Instrument: instrumentFile,
+		Stdout:     &stdout,
+		Stderr:     &stderr,
+	})
+	if err != nil {
+		t.Fatalf("interleave test: %v\n%s", err, stderr.String())
+	}
+	results := make(map[string]wire.Result)
+	for _, r := range out.Results {
+		results[r.Test] = r
+	}
+	if t.Failed() || testing.Verbose() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	return results
+}
+
+// checkFidelity compares each test's result with the finding kind wanted
+// ("" for none).
+func checkFidelity(t *testing.T, results map[string]wire.Result, want map[string]string) {
+	t.Helper()
+	for name, kind := range want {
+		r, ok := results[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: no result", name)
+		case kind == "" && r.Outcome != wire.OutcomePass:
+			t.Errorf("%s: %s %s (%s), want a pass", name, r.Outcome, r.Kind, r.Message)
+		case kind != "" && (r.Outcome != wire.OutcomeFinding || !strings.Contains(r.Kind, kind)):
+			t.Errorf("%s: %s %s (%s), want a finding of kind %q", name, r.Outcome, r.Kind, r.Message, kind)
+		}
+	}
+}

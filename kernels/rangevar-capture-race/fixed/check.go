@@ -1,0 +1,32 @@
+// Package fixed is the fixed variant of the rangevar-capture-race kernel.
+package fixed
+
+import "sync"
+
+// CheckAll checks every host concurrently and returns each host's result.
+func CheckAll(hosts []string) map[string]int {
+	var mu sync.Mutex
+	results := make(map[string]int)
+	var wg sync.WaitGroup
+	started := 0
+	for _, h := range hosts {
+		h := h // each goroutine gets its own copy
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := check(h)
+			mu.Lock()
+			results[h] = n
+			mu.Unlock()
+		}()
+		started++
+	}
+	wg.Wait()
+	if started != len(hosts) {
+		panic("unreachable")
+	}
+	return results
+}
+
+// check stands for a network probe of host.
+func check(host string) int { return len(host) }
