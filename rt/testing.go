@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/wire"
 )
 
@@ -179,9 +180,27 @@ func sprintln(args ...any) string { return strings.TrimSuffix(fmt.Sprintln(args.
 // testing.TB, so that inside an exploration failures and logs belong to the
 // schedule being run: only the failing schedule's logs are shown.
 
+// lateLog panics as the testing package does when a goroutine logs
+// through t after the test returned: s is the text logged.
+func lateLog(g *sched.G, t testing.TB, s string) {
+	if g.TestReturned() {
+		s = strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    ")
+		panic("Log in goroutine after " + t.Name() + " has completed: " + s)
+	}
+}
+
+// lateFail panics as the testing package does when a goroutine fails t
+// after the test returned.
+func lateFail(g *sched.G, t testing.TB) {
+	if g.TestReturned() {
+		panic("Fail in goroutine after " + t.Name() + " has completed")
+	}
+}
+
 // TError replaces t.Error.
 func TError(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
+		lateLog(g, t, sprintln(args...))
 		g.Fail(caller() + sprintln(args...))
 		return
 	}
@@ -192,6 +211,7 @@ func TError(t testing.TB, args ...any) {
 // TErrorf replaces t.Errorf.
 func TErrorf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
+		lateLog(g, t, fmt.Sprintf(format, args...))
 		g.Fail(caller() + fmt.Sprintf(format, args...))
 		return
 	}
@@ -202,6 +222,7 @@ func TErrorf(t testing.TB, format string, args ...any) {
 // TFatal replaces t.Fatal.
 func TFatal(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
+		lateLog(g, t, sprintln(args...))
 		g.FailNow(caller() + sprintln(args...))
 	}
 	t.Helper()
@@ -211,6 +232,7 @@ func TFatal(t testing.TB, args ...any) {
 // TFatalf replaces t.Fatalf.
 func TFatalf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
+		lateLog(g, t, fmt.Sprintf(format, args...))
 		g.FailNow(caller() + fmt.Sprintf(format, args...))
 	}
 	t.Helper()
@@ -220,6 +242,7 @@ func TFatalf(t testing.TB, format string, args ...any) {
 // TFail replaces t.Fail.
 func TFail(t testing.TB) {
 	if g := cur(); g != nil {
+		lateFail(g, t)
 		g.Fail("")
 		return
 	}
@@ -229,6 +252,7 @@ func TFail(t testing.TB) {
 // TFailNow replaces t.FailNow.
 func TFailNow(t testing.TB) {
 	if g := cur(); g != nil {
+		lateFail(g, t)
 		g.FailNow("")
 	}
 	t.FailNow()
@@ -245,6 +269,7 @@ func TFailed(t testing.TB) bool {
 // TLog replaces t.Log.
 func TLog(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
+		lateLog(g, t, sprintln(args...))
 		g.Log(caller() + sprintln(args...))
 		return
 	}
@@ -255,6 +280,7 @@ func TLog(t testing.TB, args ...any) {
 // TLogf replaces t.Logf.
 func TLogf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
+		lateLog(g, t, fmt.Sprintf(format, args...))
 		g.Log(caller() + fmt.Sprintf(format, args...))
 		return
 	}
@@ -265,6 +291,7 @@ func TLogf(t testing.TB, format string, args ...any) {
 // TSkip replaces t.Skip.
 func TSkip(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
+		lateLog(g, t, sprintln(args...))
 		g.SkipNow(caller() + sprintln(args...))
 	}
 	t.Helper()
@@ -274,6 +301,7 @@ func TSkip(t testing.TB, args ...any) {
 // TSkipf replaces t.Skipf.
 func TSkipf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
+		lateLog(g, t, fmt.Sprintf(format, args...))
 		g.SkipNow(caller() + fmt.Sprintf(format, args...))
 	}
 	t.Helper()
