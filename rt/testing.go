@@ -180,17 +180,10 @@ func sprintln(args ...any) string { return strings.TrimSuffix(fmt.Sprintln(args.
 // testing.TB, so that inside an exploration failures and logs belong to the
 // schedule being run: only the failing schedule's logs are shown.
 
-// lateLog panics as the testing package does when a goroutine logs
-// through t after the test returned: s is the text logged.
-func lateLog(g *sched.G, t testing.TB, s string) {
-	if g.TestReturned() {
-		s = strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    ")
-		panic("Log in goroutine after " + t.Name() + " has completed: " + s)
-	}
-}
-
 // lateFail panics as the testing package does when a goroutine fails t
-// after the test returned.
+// after the test returned. A late log alone does not panic in Go while the
+// test binary runs (it goes to the parent, the binary's root test), so the
+// Log family keeps logging.
 func lateFail(g *sched.G, t testing.TB) {
 	if g.TestReturned() {
 		panic("Fail in goroutine after " + t.Name() + " has completed")
@@ -200,7 +193,7 @@ func lateFail(g *sched.G, t testing.TB) {
 // TError replaces t.Error.
 func TError(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
-		lateLog(g, t, sprintln(args...))
+		lateFail(g, t)
 		g.Fail(caller() + sprintln(args...))
 		return
 	}
@@ -211,7 +204,7 @@ func TError(t testing.TB, args ...any) {
 // TErrorf replaces t.Errorf.
 func TErrorf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
-		lateLog(g, t, fmt.Sprintf(format, args...))
+		lateFail(g, t)
 		g.Fail(caller() + fmt.Sprintf(format, args...))
 		return
 	}
@@ -222,7 +215,7 @@ func TErrorf(t testing.TB, format string, args ...any) {
 // TFatal replaces t.Fatal.
 func TFatal(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
-		lateLog(g, t, sprintln(args...))
+		lateFail(g, t)
 		g.FailNow(caller() + sprintln(args...))
 	}
 	t.Helper()
@@ -232,7 +225,7 @@ func TFatal(t testing.TB, args ...any) {
 // TFatalf replaces t.Fatalf.
 func TFatalf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
-		lateLog(g, t, fmt.Sprintf(format, args...))
+		lateFail(g, t)
 		g.FailNow(caller() + fmt.Sprintf(format, args...))
 	}
 	t.Helper()
@@ -269,7 +262,6 @@ func TFailed(t testing.TB) bool {
 // TLog replaces t.Log.
 func TLog(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
-		lateLog(g, t, sprintln(args...))
 		g.Log(caller() + sprintln(args...))
 		return
 	}
@@ -280,7 +272,6 @@ func TLog(t testing.TB, args ...any) {
 // TLogf replaces t.Logf.
 func TLogf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
-		lateLog(g, t, fmt.Sprintf(format, args...))
 		g.Log(caller() + fmt.Sprintf(format, args...))
 		return
 	}
@@ -291,7 +282,6 @@ func TLogf(t testing.TB, format string, args ...any) {
 // TSkip replaces t.Skip.
 func TSkip(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
-		lateLog(g, t, sprintln(args...))
 		g.SkipNow(caller() + sprintln(args...))
 	}
 	t.Helper()
@@ -301,7 +291,6 @@ func TSkip(t testing.TB, args ...any) {
 // TSkipf replaces t.Skipf.
 func TSkipf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
-		lateLog(g, t, fmt.Sprintf(format, args...))
 		g.SkipNow(caller() + fmt.Sprintf(format, args...))
 	}
 	t.Helper()
