@@ -33,7 +33,7 @@ const (
 // serves every kind; each kind uses its own fields.
 type object struct {
 	id   int32
-	id2  int32 // a second clock for RWMutex readers
+	id2  int32 // a second clock for RWMutex readers; a WaitGroup's semaphore, for the race detector
 	kind objKind
 	addr unsafe.Pointer
 
@@ -60,7 +60,7 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 		return o
 	}
 	o := &object{id: it.newID(), kind: k, addr: addr}
-	if k == kindRWMutex {
+	if k == kindRWMutex || k == kindWaitGroup {
 		o.id2 = it.newID()
 	}
 	it.objs[addr] = o
@@ -75,7 +75,7 @@ func (it *Iteration) newID() int32 {
 // objectByID finds an object for a report.
 func (it *Iteration) objectByID(id int32) *object {
 	for _, o := range it.objs {
-		if o.id == id || (o.id2 == id && o.kind == kindRWMutex) {
+		if o.id == id || (o.id2 == id && o.id2 != 0) {
 			return o
 		}
 	}
@@ -87,7 +87,7 @@ func (it *Iteration) objectNames() map[int32]string {
 	m := make(map[int32]string, len(it.objs))
 	for _, o := range it.objs {
 		m[o.id] = kindNames[o.kind]
-		if o.kind == kindRWMutex {
+		if o.id2 != 0 {
 			m[o.id2] = kindNames[o.kind]
 		}
 	}
