@@ -51,6 +51,8 @@ const (
 	OpMapRead
 	OpMapWrite
 	OpCancel
+	OpPoolGet
+	OpPoolPut
 	numOps
 )
 
@@ -67,7 +69,7 @@ var opNames = [numOps]string{
 	OpSelect: "select", OpSleep: "sleep",
 	OpTimerNew: "timer start", OpTimerStop: "timer stop", OpTimerReset: "timer reset", OpTimerFire: "timer fires",
 	OpNow: "time.Now", OpYield: "yield", OpMapRead: "sync.Map read", OpMapWrite: "sync.Map write",
-	OpCancel: "context cancel",
+	OpCancel: "context cancel", OpPoolGet: "Pool.Get", OpPoolPut: "Pool.Put",
 }
 
 func (o Op) String() string {

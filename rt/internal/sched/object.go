@@ -15,12 +15,13 @@ const (
 	kindChan
 	kindMap
 	kindTimer
+	kindPool
 )
 
 var kindNames = [...]string{
 	kindMemory: "variable", kindAtomic: "atomic", kindMutex: "Mutex", kindRWMutex: "RWMutex",
 	kindWaitGroup: "WaitGroup", kindOnce: "Once", kindCond: "Cond", kindChan: "channel",
-	kindMap: "sync.Map", kindTimer: "timer",
+	kindMap: "sync.Map", kindTimer: "timer", kindPool: "Pool",
 }
 
 const (
@@ -50,6 +51,13 @@ type object struct {
 	once     uint8
 	ch       *chanState
 	timer    *timer
+	pool     []poolItem // Pool: the objects put and not yet taken
+}
+
+// poolItem is an object in a sync.Pool, with the clock its Put released.
+type poolItem struct {
+	v     any
+	clock int32
 }
 
 // Object returns the model of the object at addr, creating it on first
