@@ -155,3 +155,25 @@ func TestSubWordElements(t *testing.T) {
 		}
 	}
 }
+
+var onceFirst struct {
+	once sync.Once
+	n    int
+}
+
+func TestOnceAtTheWordOfAStructCopy(t *testing.T) {
+	// A copy of a struct that starts with a Once touches the Once's word
+	// before Do does: the Once still persists across iterations.
+	runs := 0
+	_, err := rt.Explore(t.Name(), rt.Options{Strategy: "random", Schedules: 3, ScheduleDir: "-"}, func() {
+		rt.Read(&onceFirst.n, 0)
+		rt.Read(&onceFirst, 0)
+		rt.OnceDo(&onceFirst.once, func() { runs++ }, 0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs != 1 {
+		t.Errorf("the Once ran %d times in 3 iterations, want 1", runs)
+	}
+}

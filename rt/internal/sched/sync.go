@@ -216,8 +216,11 @@ func (g *G) OnceBegin(o *sync.Once, site uint32) bool {
 	it := g.it
 	p := unsafe.Pointer(o)
 	m, known := it.objs[p]
-	if !known {
+	if !known || m.kind != kindOnce {
+		// First use as a Once (the word may be known from a plain access
+		// of a struct that starts with the Once).
 		m = it.object(p, kindOnce)
+		m.kind = kindOnce
 		fresh := false
 		o.Do(func() { fresh = true })
 		if !fresh {
