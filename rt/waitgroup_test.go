@@ -68,3 +68,26 @@ func TestWGReusedBeforeWaitReturned(t *testing.T) {
 		t.Errorf("got %q: %q, want the reuse panic", rep.Kind, rep.Message)
 	}
 }
+
+func TestWGFirstSeenThroughACopyHasItsOwnSemaphore(t *testing.T) {
+	// Two WaitGroups whose words a struct copy touched first: an Add from
+	// zero on one does not race with a Wait on the other.
+	type job struct {
+		wg sync.WaitGroup
+		n  int
+	}
+	if k := raceOf(t, func() {
+		a, b := &job{}, &job{}
+		rt.Read(a, 0)
+		rt.Read(b, 0)
+		rt.WGAdd(&a.wg, 1, 0)
+		rt.Go(func() {
+			rt.WGAdd(&b.wg, 1, 0)
+			rt.WGDone(&b.wg, 0)
+		}, 0)
+		rt.Go(func() { rt.WGDone(&a.wg, 0) }, 0)
+		rt.WGWait(&a.wg, 0)
+	}); k != "" {
+		t.Errorf("got %q, want nothing", k)
+	}
+}

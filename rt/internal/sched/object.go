@@ -65,6 +65,15 @@ type poolItem struct {
 // same thing in every run of the same schedule.
 func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 	if o, ok := it.objs[addr]; ok {
+		if o.kind != k && k > kindAtomic && o.kind <= kindAtomic {
+			// A word first seen through a plain or atomic access (a copy
+			// of the struct holding it) becomes the synchronization
+			// object it is.
+			o.kind = k
+			if (k == kindRWMutex || k == kindWaitGroup) && o.id2 == 0 {
+				o.id2 = it.newID()
+			}
+		}
 		return o
 	}
 	o := &object{id: it.newID(), kind: k, addr: addr}
