@@ -1,6 +1,7 @@
 package rt_test
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -19,7 +20,7 @@ type stats struct {
 }
 
 func TestAtomicAddRacesWithStructCopy(t *testing.T) {
-	if k := raceOf(t, func() {
+	rep, err := rt.Explore(t.Name(), rt.Options{Strategy: "dfs", Schedules: 5000, ScheduleDir: "-"}, func() {
 		s := &stats{}
 		var wg sync.WaitGroup
 		rt.WGGo(&wg, func() { rt.AtomicAddUint64(&s.hits, 1, 0) }, 0)
@@ -27,8 +28,12 @@ func TestAtomicAddRacesWithStructCopy(t *testing.T) {
 		snapshot := *s
 		_ = snapshot
 		rt.WGWait(&wg, 0)
-	}); k != "data race" {
-		t.Errorf("got %q, want a data race", k)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "data race" || !strings.Contains(rep.Message, "atomic write") {
+		t.Errorf("got %q: %q, want a data race of a read with an atomic write", rep.Kind, rep.Message)
 	}
 }
 

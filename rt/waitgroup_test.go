@@ -13,7 +13,7 @@ import (
 // WaitGroup reused before a previous Wait returned panics.
 
 func TestWGAddInsideGoroutineRaces(t *testing.T) {
-	if k := raceOf(t, func() {
+	rep, err := rt.Explore(t.Name(), rt.Options{Strategy: "dfs", Schedules: 5000, ScheduleDir: "-"}, func() {
 		var wg sync.WaitGroup
 		for i := 0; i < 2; i++ {
 			rt.Go(func() {
@@ -22,8 +22,12 @@ func TestWGAddInsideGoroutineRaces(t *testing.T) {
 			}, 0)
 		}
 		rt.WGWait(&wg, 0)
-	}); k != "data race" {
-		t.Errorf("got %q, want a data race", k)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "data race" || !strings.HasPrefix(rep.Message, "Wait by goroutine 1 races with earlier Add from zero") {
+		t.Errorf("got %q: %q, want a data race of Wait with an Add from zero", rep.Kind, rep.Message)
 	}
 }
 

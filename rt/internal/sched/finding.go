@@ -177,12 +177,22 @@ func (it *Iteration) raceFinding(r *race.Race) *Finding {
 	}
 	if o := it.objectByID(r.Var); o != nil {
 		f.RaceObject = fmt.Sprintf("%s at %p", kindNames[o.kind], o.addr)
-		if o.kind == kindChan {
+		switch {
+		case o.kind == kindChan:
 			verb = func(a race.Access) string {
 				if a.Write {
 					return "close"
 				}
 				return "send"
+			}
+		case o.kind == kindWaitGroup && r.Var == o.id2:
+			// The WaitGroup's semaphore: Wait writes it, an Add from
+			// zero reads it.
+			verb = func(a race.Access) string {
+				if a.Write {
+					return "Wait"
+				}
+				return "Add from zero"
 			}
 		}
 	}
