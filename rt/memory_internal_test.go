@@ -37,4 +37,3 @@ func BenchmarkAccessSize(b *testing.B) {
 		b.Fatal("no size")
 	}
 }
-

@@ -77,8 +77,8 @@ func TestWGFirstSeenThroughACopyHasItsOwnSemaphore(t *testing.T) {
 	// Two WaitGroups whose words a struct copy touched first: an Add from
 	// zero on one does not race with a Wait on the other.
 	type job struct {
-		wg sync.WaitGroup
-		n  int
+		wg   sync.WaitGroup
+		done bool
 	}
 	if k := raceOf(t, func() {
 		a, b := &job{}, &job{}
@@ -91,6 +91,8 @@ func TestWGFirstSeenThroughACopyHasItsOwnSemaphore(t *testing.T) {
 		}, 0)
 		rt.Go(func() { rt.WGDone(&a.wg, 0) }, 0)
 		rt.WGWait(&a.wg, 0)
+		rt.Write(&a.done, 0)
+		a.done = true
 	}); k != "" {
 		t.Errorf("got %q, want nothing", k)
 	}
