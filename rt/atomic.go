@@ -14,10 +14,10 @@ const (
 	atomicRMW
 )
 
-// atomicPoint reports an atomic operation on addr to the scheduler; the
-// caller then performs it natively.
-func atomicPoint(addr unsafe.Pointer, k atomicKind, s Site) {
+// atomicPoint reports an atomic operation on the size bytes at addr to the
+// scheduler; the caller then performs it natively.
+func atomicPoint(addr unsafe.Pointer, size uintptr, k atomicKind, s Site) {
 	if g := cur(); g != nil {
-		g.Atomic(addr, sched.AtomicKind(k), uint32(s))
+		g.Atomic(addr, size, sched.AtomicKind(k), uint32(s))
 	}
 }

@@ -287,3 +287,30 @@ func CondBroadcast(c *sync.Cond, s Site) {
 	}
 	c.Broadcast()
 }
+
+// PoolGet replaces (*sync.Pool).Get. Inside an exploration the schedule
+// chooses which pooled object it returns, or a fresh one from p.New (nil
+// without New), and the Put of the object it returns happens before it.
+func PoolGet(p *sync.Pool, s Site) any {
+	if g := cur(); g != nil {
+		if x, ok := g.PoolGet(unsafe.Pointer(p), uint32(s)); ok {
+			return x
+		}
+		if p.New != nil {
+			return p.New()
+		}
+		return nil
+	}
+	return p.Get()
+}
+
+// PoolPut replaces (*sync.Pool).Put.
+func PoolPut(p *sync.Pool, x any, s Site) {
+	if g := cur(); g != nil {
+		if x != nil {
+			g.PoolPut(unsafe.Pointer(p), x, uint32(s))
+		}
+		return
+	}
+	p.Put(x)
+}

@@ -221,9 +221,20 @@ func sprintln(args ...any) string { return strings.TrimSuffix(fmt.Sprintln(args.
 // testing.TB, so that inside an exploration failures and logs belong to the
 // schedule being run: only the failing schedule's logs are shown.
 
+// lateFail panics as the testing package does when a goroutine fails t
+// after the test returned. A late log alone does not panic in Go while the
+// test binary runs (it goes to the parent, the binary's root test), so the
+// Log family keeps logging.
+func lateFail(g *sched.G, t testing.TB) {
+	if g.TestReturned() {
+		panic("Fail in goroutine after " + t.Name() + " has completed")
+	}
+}
+
 // TError replaces t.Error.
 func TError(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
+		lateFail(g, t)
 		g.Fail(caller() + sprintln(args...))
 		return
 	}
@@ -234,6 +245,7 @@ func TError(t testing.TB, args ...any) {
 // TErrorf replaces t.Errorf.
 func TErrorf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
+		lateFail(g, t)
 		g.Fail(caller() + fmt.Sprintf(format, args...))
 		return
 	}
@@ -244,6 +256,7 @@ func TErrorf(t testing.TB, format string, args ...any) {
 // TFatal replaces t.Fatal.
 func TFatal(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
+		lateFail(g, t)
 		g.FailNow(caller() + sprintln(args...))
 	}
 	t.Helper()
@@ -253,6 +266,7 @@ func TFatal(t testing.TB, args ...any) {
 // TFatalf replaces t.Fatalf.
 func TFatalf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
+		lateFail(g, t)
 		g.FailNow(caller() + fmt.Sprintf(format, args...))
 	}
 	t.Helper()
@@ -262,6 +276,7 @@ func TFatalf(t testing.TB, format string, args ...any) {
 // TFail replaces t.Fail.
 func TFail(t testing.TB) {
 	if g := cur(); g != nil {
+		lateFail(g, t)
 		g.Fail("")
 		return
 	}
@@ -271,6 +286,7 @@ func TFail(t testing.TB) {
 // TFailNow replaces t.FailNow.
 func TFailNow(t testing.TB) {
 	if g := cur(); g != nil {
+		lateFail(g, t)
 		g.FailNow("")
 	}
 	t.FailNow()

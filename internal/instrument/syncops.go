@@ -89,6 +89,9 @@ func buildMethodTable() map[string]methodEntry {
 
 		"sync.Once.Do": {rt: "OnceDo"},
 
+		"sync.Pool.Get": {rt: "PoolGet"},
+		"sync.Pool.Put": {rt: "PoolPut"},
+
 		"sync.Cond.Wait":      {rt: "CondWait"},
 		"sync.Cond.Signal":    {rt: "CondSignal"},
 		"sync.Cond.Broadcast": {rt: "CondBroadcast"},

@@ -25,13 +25,13 @@ type Queue struct {
 func (c *Counter) Inc() {
 	__rt.Lock(&c.Mutex, __rtSites_a09b6b8a+0)
 	defer __rt.Unlock(&c.Mutex, __rtSites_a09b6b8a+1)
-	__rt.Write(&c.n, __rtSites_a09b6b8a+43); c.n++
+	__rt.Write(&c.n, __rtSites_a09b6b8a+47); c.n++
 }
 
 func (s *Store) Get(k string) (int, bool) {
 	__rt.RLock(&s.mu, __rtSites_a09b6b8a+2)
 	defer __rt.RUnlock(&s.mu, __rtSites_a09b6b8a+3)
-	__rt.Read(&s.data, __rtSites_a09b6b8a+44); __rt.Read(s.data, __rtSites_a09b6b8a+45); v, ok := s.data[k]
+	__rt.Read(&s.data, __rtSites_a09b6b8a+48); __rt.Read(s.data, __rtSites_a09b6b8a+49); v, ok := s.data[k]
 	return v, ok
 }
 
@@ -39,7 +39,7 @@ func (s *Store) Put(k string, v int) {
 	if !__rt.RWTryLock(&s.mu, __rtSites_a09b6b8a+4) {
 		__rt.RWLock(&s.mu, __rtSites_a09b6b8a+5)
 	}
-	__rt.Read(&s.data, __rtSites_a09b6b8a+46); __rt.Write(s.data, __rtSites_a09b6b8a+47); s.data[k] = v
+	__rt.Read(&s.data, __rtSites_a09b6b8a+50); __rt.Write(s.data, __rtSites_a09b6b8a+51); s.data[k] = v
 	__rt.RWUnlock(&s.mu, __rtSites_a09b6b8a+6)
 	if __rt.TryRLock(&s.mu, __rtSites_a09b6b8a+7) {
 		__rt.RUnlock(&s.mu, __rtSites_a09b6b8a+8)
@@ -55,36 +55,36 @@ func NewQueue() *Queue {
 }
 
 func (q *Queue) Pop() int {
-	__rt.Read(&q.cond, __rtSites_a09b6b8a+48); __rt.Read(&q.cond.L, __rtSites_a09b6b8a+49); __rt.LockerLock(q.cond.L, __rtSites_a09b6b8a+11)
-	for func() bool { __rt.Read(&q.items, __rtSites_a09b6b8a+55); return true }() && (len(q.items) == 0) {
-		__rt.Read(&q.cond, __rtSites_a09b6b8a+56); __rt.CondWait(q.cond, __rtSites_a09b6b8a+12)
+	__rt.Read(&q.cond, __rtSites_a09b6b8a+52); __rt.Read(&q.cond.L, __rtSites_a09b6b8a+53); __rt.LockerLock(q.cond.L, __rtSites_a09b6b8a+11)
+	for func() bool { __rt.Read(&q.items, __rtSites_a09b6b8a+59); return true }() && (len(q.items) == 0) {
+		__rt.Read(&q.cond, __rtSites_a09b6b8a+60); __rt.CondWait(q.cond, __rtSites_a09b6b8a+12)
 	}
-	__rt.Read(&q.items, __rtSites_a09b6b8a+50); __rt.Read(&q.items[0], __rtSites_a09b6b8a+51); v := q.items[0]
-	__rt.Write(&q.items, __rtSites_a09b6b8a+52); q.items = q.items[1:]
-	__rt.Read(&q.cond, __rtSites_a09b6b8a+53); __rt.Read(&q.cond.L, __rtSites_a09b6b8a+54); __rt.LockerUnlock(q.cond.L, __rtSites_a09b6b8a+13)
+	__rt.Read(&q.items, __rtSites_a09b6b8a+54); __rt.Read(&q.items[0], __rtSites_a09b6b8a+55); v := q.items[0]
+	__rt.Write(&q.items, __rtSites_a09b6b8a+56); q.items = q.items[1:]
+	__rt.Read(&q.cond, __rtSites_a09b6b8a+57); __rt.Read(&q.cond.L, __rtSites_a09b6b8a+58); __rt.LockerUnlock(q.cond.L, __rtSites_a09b6b8a+13)
 	return v
 }
 
 func (q *Queue) Push(v int) {
-	__rt.Read(&q.lock, __rtSites_a09b6b8a+57); __rt.Lock(q.lock, __rtSites_a09b6b8a+14)
-	__rt.Write(&q.items, __rtSites_a09b6b8a+58); q.items = append(q.items, v)
-	__rt.Read(&q.lock, __rtSites_a09b6b8a+59); __rt.Unlock(q.lock, __rtSites_a09b6b8a+15)
-	__rt.Read(&q.cond, __rtSites_a09b6b8a+60); __rt.CondSignal(q.cond, __rtSites_a09b6b8a+16)
-	__rt.Read(&q.cond, __rtSites_a09b6b8a+61); __rt.CondBroadcast(q.cond, __rtSites_a09b6b8a+17)
+	__rt.Read(&q.lock, __rtSites_a09b6b8a+61); __rt.Lock(q.lock, __rtSites_a09b6b8a+14)
+	__rt.Write(&q.items, __rtSites_a09b6b8a+62); q.items = append(q.items, v)
+	__rt.Read(&q.lock, __rtSites_a09b6b8a+63); __rt.Unlock(q.lock, __rtSites_a09b6b8a+15)
+	__rt.Read(&q.cond, __rtSites_a09b6b8a+64); __rt.CondSignal(q.cond, __rtSites_a09b6b8a+16)
+	__rt.Read(&q.cond, __rtSites_a09b6b8a+65); __rt.CondBroadcast(q.cond, __rtSites_a09b6b8a+17)
 }
 
 func Group(n int) {
 	var wg sync.WaitGroup
 	var once sync.Once
 	var m sync.Map
-	for i := 0; func() bool { __rt.Read(&i, __rtSites_a09b6b8a+62); return true }() && (i < n); i++ {
+	for i := 0; func() bool { __rt.Read(&i, __rtSites_a09b6b8a+66); return true }() && (i < n); i++ {
 		__rt.WGAdd(&wg, 1, __rtSites_a09b6b8a+18)
 		__rt.Go(func() {
 			defer __rt.WGDone(&wg, __rtSites_a09b6b8a+20)
 			__rt.OnceDo(&once, func() { fmt.Println("once") }, __rtSites_a09b6b8a+21)
-			__rt.Read(&i, __rtSites_a09b6b8a+64); __rt.MapStore(&m, i, i, __rtSites_a09b6b8a+22)
+			__rt.Read(&i, __rtSites_a09b6b8a+68); __rt.MapStore(&m, i, i, __rtSites_a09b6b8a+22)
 		}, __rtSites_a09b6b8a+19)
-	; __rt.Read(&i, __rtSites_a09b6b8a+63); }
+	; __rt.Read(&i, __rtSites_a09b6b8a+67); }
 	__rt.WGGo(&wg, func() { __rt.MapDelete(&m, 0, __rtSites_a09b6b8a+24) }, __rtSites_a09b6b8a+23)
 	__rt.WGWait(&wg, __rtSites_a09b6b8a+25)
 	v, ok := __rt.MapLoad(&m, 1, __rtSites_a09b6b8a+26)
@@ -117,4 +117,12 @@ func Values(c *Counter, l sync.Locker) {
 	__rt.Unlock(&mu, __rtSites_a09b6b8a+42)
 }
 
-var __rtSites_a09b6b8a = __rt.RegisterFile("testdata/sync.go", 25, 2, 26, 8, 31, 2, 32, 8, 38, 6, 39, 3, 42, 2, 43, 5, 44, 3, 47, 2, 48, 2, 57, 2, 59, 3, 63, 2, 68, 2, 70, 2, 71, 2, 72, 2, 80, 3, 81, 3, 82, 10, 83, 4, 84, 4, 87, 2, 87, 17, 88, 2, 89, 11, 90, 2, 92, 2, 93, 2, 94, 2, 95, 2, 96, 2, 97, 2, 101, 10, 102, 12, 105, 2, 106, 8, 107, 7, 108, 7, 109, 7, 113, 14, 116, 2, 27, 2, 33, 11, 33, 11, 41, 2, 41, 2, 57, 2, 57, 2, 61, 7, 61, 7, 62, 12, 63, 2, 63, 2, 58, 10, 59, 3, 68, 2, 69, 19, 70, 2, 71, 2, 72, 2, 79, 14, 79, 21, 84, 12)
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
+
+func Pooled(p *sync.Pool) {
+	b := __rt.PoolGet(&bufs, __rtSites_a09b6b8a+43).(*[]byte)
+	__rt.PoolPut(&bufs, b, __rtSites_a09b6b8a+44)
+	__rt.PoolPut(p, __rt.PoolGet(p, __rtSites_a09b6b8a+46), __rtSites_a09b6b8a+45)
+}
+
+var __rtSites_a09b6b8a = __rt.RegisterFile("testdata/sync.go", 25, 2, 26, 8, 31, 2, 32, 8, 38, 6, 39, 3, 42, 2, 43, 5, 44, 3, 47, 2, 48, 2, 57, 2, 59, 3, 63, 2, 68, 2, 70, 2, 71, 2, 72, 2, 80, 3, 81, 3, 82, 10, 83, 4, 84, 4, 87, 2, 87, 17, 88, 2, 89, 11, 90, 2, 92, 2, 93, 2, 94, 2, 95, 2, 96, 2, 97, 2, 101, 10, 102, 12, 105, 2, 106, 8, 107, 7, 108, 7, 109, 7, 113, 14, 116, 2, 122, 7, 123, 2, 124, 2, 124, 8, 27, 2, 33, 11, 33, 11, 41, 2, 41, 2, 57, 2, 57, 2, 61, 7, 61, 7, 62, 12, 63, 2, 63, 2, 58, 10, 59, 3, 68, 2, 69, 19, 70, 2, 71, 2, 72, 2, 79, 14, 79, 21, 84, 12)

@@ -115,3 +115,11 @@ func Values(c *Counter, l sync.Locker) {
 	lockExpr(&mu)
 	mu.Unlock()
 }
+
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
+
+func Pooled(p *sync.Pool) {
+	b := bufs.Get().(*[]byte)
+	bufs.Put(b)
+	p.Put(p.Get())
+}

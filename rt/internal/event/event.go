@@ -52,6 +52,8 @@ const (
 	OpMapWrite
 	OpCancel
 	OpProcessExit
+	OpPoolGet
+	OpPoolPut
 	numOps
 )
 
@@ -68,7 +70,7 @@ var opNames = [numOps]string{
 	OpSelect: "select", OpSleep: "sleep",
 	OpTimerNew: "timer start", OpTimerStop: "timer stop", OpTimerReset: "timer reset", OpTimerFire: "timer fires",
 	OpNow: "time.Now", OpYield: "yield", OpMapRead: "sync.Map read", OpMapWrite: "sync.Map write",
-	OpCancel: "context cancel", OpProcessExit: "os.Exit",
+	OpCancel: "context cancel", OpProcessExit: "os.Exit", OpPoolGet: "Pool.Get", OpPoolPut: "Pool.Put",
 }
 
 func (o Op) String() string {

@@ -5,6 +5,14 @@
 // concurrent reads appear. Synchronization objects carry vector clocks
 // that goroutines acquire and release.
 //
+// Memory is shadowed per 8-byte word, as in Go's race detector: each
+// access names a word and the bytes of it that it touches (a mask), and
+// two accesses conflict only when their bytes overlap. A word accessed
+// always with the same bytes keeps one state; the first access with
+// different bytes splits it into one state per byte. Atomic accesses are
+// accesses too: an atomic never races with an atomic, but races with an
+// unordered plain access to overlapping bytes.
+//
 // The detector is driven by the scheduler, which calls it from the one
 // running goroutine: it does no locking of its own.
 package race
@@ -41,9 +49,10 @@ func join(dst *VC, src VC) {
 
 // Access is one side of a race: who accessed, where, and how.
 type Access struct {
-	G     int32
-	Site  uint32
-	Write bool
+	G      int32
+	Site   uint32
+	Write  bool
+	Atomic bool
 }
 
 // Race is a pair of accesses to one location, at least one a write, not
@@ -54,16 +63,41 @@ type Race struct {
 	Cur  Access // the access that revealed the race
 }
 
+// FullWord is the mask of an access to all 8 bytes of a word.
+const FullWord uint8 = 0xff
+
 type varState struct {
-	w      uint32 // clock of the last write (0: none)
-	wg     int32
-	wsite  uint32
-	r      uint32 // clock of the last read in exclusive mode
-	rg     int32
-	rsite  uint32
-	shared bool
-	rvc    VC // read clocks, in shared mode
-	rsites []uint32
+	w       uint32 // clock of the last write (0: none)
+	wg      int32
+	wsite   uint32
+	watomic bool
+	ratomic bool   // the exclusive read was atomic
+	shared  bool   // reads are in rvc
+	mask    uint8  // the bytes every access so far touched (0: none yet)
+	split   int32  // 1 + index of the per-byte states in Detector.splits (0: none)
+	r       uint32 // clock of the last read in exclusive mode
+	rg      int32
+	rsite   uint32
+	rvc     VC // read clocks, in shared mode
+	rsites  []uint32
+	rat     []bool // which reads of rvc were atomic
+}
+
+// reset clears v, keeping its storage.
+func (v *varState) reset() {
+	rvc, rs, ra := v.rvc[:0], v.rsites[:0], v.rat[:0]
+	*v = varState{rvc: rvc, rsites: rs, rat: ra}
+}
+
+// copyFrom makes v a deep copy of the access history of src.
+func (v *varState) copyFrom(src *varState) {
+	v.reset()
+	rvc, rs, ra := v.rvc, v.rsites, v.rat
+	*v = *src
+	v.split, v.mask = 0, 0
+	v.rvc = append(rvc, src.rvc...)
+	v.rsites = append(rs, src.rsites...)
+	v.rat = append(ra, src.rat...)
 }
 
 // Detector holds the clocks of one iteration.
@@ -71,6 +105,7 @@ type Detector struct {
 	clocks []VC
 	syncs  []VC       // indexed by object id
 	vars   []varState // indexed by object id
+	splits [][8]varState
 }
 
 // New returns an empty detector.
@@ -86,10 +121,14 @@ func (d *Detector) Reset() {
 		d.syncs[i] = d.syncs[i][:0]
 	}
 	for i := range d.vars {
-		v := &d.vars[i]
-		rvc, rs := v.rvc[:0], v.rsites[:0]
-		*v = varState{rvc: rvc, rsites: rs}
+		d.vars[i].reset()
 	}
+	for i := range d.splits {
+		for b := range d.splits[i] {
+			d.splits[i][b].reset()
+		}
+	}
+	d.splits = d.splits[:0]
 }
 
 func (d *Detector) clock(g int32) *VC {
@@ -172,28 +211,136 @@ func (d *Detector) state(obj int32) *varState {
 	return &d.vars[obj]
 }
 
-// Read records a read of the location obj by g and returns the race it completes, if
-// any.
+// Read records a plain read of all of the word obj by g and returns the
+// race it completes, if any.
 func (d *Detector) Read(g int32, obj int32, site uint32) *Race {
+	return d.Access(g, obj, FullWord, false, false, site)
+}
+
+// Write records a plain write of all of the word obj by g and returns the
+// race it completes, if any.
+func (d *Detector) Write(g int32, obj int32, site uint32) *Race {
+	return d.Access(g, obj, FullWord, true, false, site)
+}
+
+// Access records an access by g to the bytes mask (bit i: byte i) of the
+// 8-byte word obj, a write or a read, atomic or plain, and returns the
+// race it completes, if any.
+func (d *Detector) Access(g int32, obj int32, mask uint8, write, atomic bool, site uint32) *Race {
 	c := *d.clock(g)
-	now := c[g]
 	v := d.state(obj)
-	if !v.shared && v.rg == g && v.r == now {
-		return nil // same epoch
-	}
-	if v.w != 0 && v.wg != g && v.w > c.get(v.wg) {
-		return &Race{Var: obj, Prev: Access{G: v.wg, Site: v.wsite, Write: true}, Cur: Access{G: g, Site: site}}
-	}
-	if v.shared {
-		v.rvc = grow(v.rvc, int(g)+1)
-		for len(v.rsites) < len(v.rvc) {
-			v.rsites = append(v.rsites, 0)
+	if v.split == 0 {
+		if v.mask == mask {
+			// FastTrack's fast path: nothing new in this epoch.
+			now := c[g]
+			if write {
+				if v.wg == g && v.w == now && (atomic || !v.watomic) {
+					return nil
+				}
+			} else if !v.shared && v.rg == g && v.r == now && (atomic || !v.ratomic) {
+				return nil
+			}
+			return check(v, obj, c, g, write, atomic, site)
 		}
-		v.rvc[g], v.rsites[g] = now, site
+		if v.mask == 0 {
+			v.mask = mask
+			return check(v, obj, c, g, write, atomic, site)
+		}
+		d.splitWord(v)
+	}
+	bs := &d.splits[v.split-1]
+	for b := 0; b < 8; b++ {
+		if mask&(1<<b) != 0 {
+			if r := check(&bs[b], obj, c, g, write, atomic, site); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// splitWord gives v one state per byte, each a copy of v's history for the
+// bytes v's accesses touched.
+func (d *Detector) splitWord(v *varState) {
+	if len(d.splits) < cap(d.splits) {
+		d.splits = d.splits[:len(d.splits)+1]
+	} else {
+		d.splits = append(d.splits, [8]varState{})
+	}
+	v.split = int32(len(d.splits))
+	bs := &d.splits[v.split-1]
+	for b := range bs {
+		if v.mask&(1<<b) != 0 {
+			bs[b].copyFrom(v)
+		} else {
+			bs[b].reset()
+		}
+	}
+}
+
+// check is FastTrack on one location, with atomic accesses that do not
+// race with each other.
+func check(v *varState, obj int32, c VC, g int32, write, atomic bool, site uint32) *Race {
+	now := c[g]
+	if write {
+		if v.wg == g && v.w == now && (atomic || !v.watomic) {
+			return nil // same epoch, nothing new
+		}
+	} else if !v.shared && v.rg == g && v.r == now && (atomic || !v.ratomic) {
+		return nil
+	}
+	cur := Access{G: g, Site: site, Write: write, Atomic: atomic}
+	if v.w != 0 && v.wg != g && v.w > c.get(v.wg) && !(atomic && v.watomic) {
+		return &Race{Var: obj, Prev: Access{G: v.wg, Site: v.wsite, Write: true, Atomic: v.watomic}, Cur: cur}
+	}
+	if !write {
+		return v.read(c, g, now, atomic, site)
+	}
+	// A write: every read must happen before it, except atomic reads for
+	// an atomic write, which stay recorded.
+	keep := false
+	if v.shared {
+		for t, rc := range v.rvc {
+			if int32(t) != g && rc > c.get(int32(t)) {
+				if !(atomic && v.rat[t]) {
+					return &Race{Var: obj, Prev: Access{G: int32(t), Site: v.rsites[t], Atomic: v.rat[t]}, Cur: cur}
+				}
+				keep = true
+			}
+		}
+		if !keep {
+			v.shared = false
+			v.rvc, v.rsites, v.rat = v.rvc[:0], v.rsites[:0], v.rat[:0]
+			v.r, v.rg = 0, 0
+		}
+	} else if v.r != 0 && v.rg != g && v.r > c.get(v.rg) {
+		if !(atomic && v.ratomic) {
+			return &Race{Var: obj, Prev: Access{G: v.rg, Site: v.rsite, Atomic: v.ratomic}, Cur: cur}
+		}
+	} else {
+		v.r, v.rg = 0, 0
+	}
+	v.w, v.wg, v.wsite, v.watomic = now, g, site, atomic
+	return nil
+}
+
+// read records a read that races with no write.
+func (v *varState) read(c VC, g int32, now uint32, atomic bool, site uint32) *Race {
+	if v.shared {
+		n := int(g) + 1
+		v.rvc = grow(v.rvc, n)
+		for len(v.rsites) < n {
+			v.rsites = append(v.rsites, 0)
+			v.rat = append(v.rat, false)
+		}
+		if v.rvc[g] == now && !v.rat[g] {
+			atomic = false // a plain read in this epoch covers an atomic one
+		}
+		v.rvc[g], v.rsites[g], v.rat[g] = now, site, atomic
 		return nil
 	}
 	if v.r == 0 || v.rg == g || v.r <= c.get(v.rg) {
-		v.r, v.rg, v.rsite = now, g, site
+		v.r, v.rg, v.rsite, v.ratomic = now, g, site, atomic
 		return nil
 	}
 	// Two unordered reads: switch to a read vector clock.
@@ -205,37 +352,9 @@ func (d *Detector) Read(g int32, obj int32, site uint32) *Race {
 	v.rvc = grow(v.rvc[:0], n)
 	for len(v.rsites) < n {
 		v.rsites = append(v.rsites, 0)
+		v.rat = append(v.rat, false)
 	}
-	v.rvc[v.rg], v.rsites[v.rg] = v.r, v.rsite
-	v.rvc[g], v.rsites[g] = now, site
-	return nil
-}
-
-// Write records a write of the location obj by g and returns the race it completes,
-// if any.
-func (d *Detector) Write(g int32, obj int32, site uint32) *Race {
-	c := *d.clock(g)
-	now := c[g]
-	v := d.state(obj)
-	if v.wg == g && v.w == now {
-		return nil
-	}
-	cur := Access{G: g, Site: site, Write: true}
-	if v.w != 0 && v.wg != g && v.w > c.get(v.wg) {
-		return &Race{Var: obj, Prev: Access{G: v.wg, Site: v.wsite, Write: true}, Cur: cur}
-	}
-	if v.shared {
-		for t, rc := range v.rvc {
-			if int32(t) != g && rc > c.get(int32(t)) {
-				return &Race{Var: obj, Prev: Access{G: int32(t), Site: v.rsites[t]}, Cur: cur}
-			}
-		}
-		v.shared = false
-		v.rvc = v.rvc[:0]
-		v.r, v.rg = 0, 0
-	} else if v.r != 0 && v.rg != g && v.r > c.get(v.rg) {
-		return &Race{Var: obj, Prev: Access{G: v.rg, Site: v.rsite}, Cur: cur}
-	}
-	v.w, v.wg, v.wsite = now, g, site
+	v.rvc[v.rg], v.rsites[v.rg], v.rat[v.rg] = v.r, v.rsite, v.ratomic
+	v.rvc[g], v.rsites[g], v.rat[g] = now, site, atomic
 	return nil
 }

@@ -71,3 +71,84 @@ func TestResetForgets(t *testing.T) {
 		t.Fatalf("state leaked across iterations: %+v", r)
 	}
 }
+
+func TestBytesOfAWord(t *testing.T) {
+	d := New()
+	d.Spawn(0, 1)
+	d.Spawn(1, 2)
+	const x = 5
+	// [4]uint16 in one word: elements 0 and 1 are different bytes.
+	if r := d.Access(1, x, 0x03, true, false, 1); r != nil {
+		t.Fatalf("first write: %+v", r)
+	}
+	if r := d.Access(2, x, 0x0c, true, false, 2); r != nil {
+		t.Fatalf("writes of different bytes race: %+v", r)
+	}
+	if r := d.Access(2, x, 0x30, false, false, 3); r != nil {
+		t.Fatalf("read of untouched bytes races: %+v", r)
+	}
+	// A whole-word read overlaps both writes.
+	r := d.Access(1, x, FullWord, false, false, 4)
+	if r == nil || r.Prev.G != 2 || r.Prev.Site != 2 {
+		t.Fatalf("whole-word read after an unordered sub-word write: got %+v", r)
+	}
+}
+
+func TestSplitKeepsHistory(t *testing.T) {
+	d := New()
+	d.Spawn(0, 1)
+	d.Spawn(1, 2)
+	const x = 5
+	d.Access(1, x, FullWord, true, false, 1)
+	// The word splits on the first sub-word access, which must still see
+	// the whole-word write.
+	if r := d.Access(2, x, 0x01, false, false, 2); r == nil || r.Prev.Site != 1 {
+		t.Fatalf("got %+v, want a race with the whole-word write", r)
+	}
+}
+
+func TestAtomicAndPlain(t *testing.T) {
+	const x = 5
+	cases := []struct {
+		name           string
+		w1, a1, w2, a2 bool
+		race           bool
+	}{
+		{"atomic write, atomic write", true, true, true, true, false},
+		{"atomic write, atomic read", true, true, false, true, false},
+		{"atomic read, atomic write", false, true, true, true, false},
+		{"atomic write, plain read", true, true, false, false, true},
+		{"plain read, atomic write", false, false, true, true, true},
+		{"atomic read, plain write", false, true, true, false, true},
+		{"plain write, atomic read", true, false, false, true, true},
+		{"atomic read, plain read", false, true, false, false, false},
+	}
+	for _, c := range cases {
+		d := New()
+		d.Spawn(0, 1)
+		d.Spawn(1, 2)
+		if r := d.Access(1, x, FullWord, c.w1, c.a1, 1); r != nil {
+			t.Fatalf("%s: first access: %+v", c.name, r)
+		}
+		r := d.Access(2, x, 0x0f, c.w2, c.a2, 2)
+		if (r != nil) != c.race {
+			t.Errorf("%s: got %+v, want race %v", c.name, r, c.race)
+		}
+		if r != nil && (r.Prev.Atomic != c.a1 || r.Cur.Atomic != c.a2) {
+			t.Errorf("%s: atomicity of the accesses: %+v", c.name, r)
+		}
+	}
+}
+
+func TestAtomicWriteKeepsUnorderedAtomicReads(t *testing.T) {
+	d := New()
+	d.Spawn(0, 1)
+	d.Spawn(1, 2)
+	const x = 5
+	d.Access(1, x, FullWord, false, true, 1) // atomic load
+	d.Access(2, x, FullWord, true, true, 2)  // atomic store: no race
+	// A plain write by 2 is unordered with 1's load.
+	if r := d.Access(2, x, FullWord, true, false, 3); r == nil || r.Prev.G != 1 {
+		t.Fatalf("got %+v, want a race with the atomic load", r)
+	}
+}

@@ -87,11 +87,11 @@ func pointsBench(b *testing.B, strat strategy.Strategy, race bool) {
 		g.Go(func() {
 			me := Current()
 			for i := 0; i < n; i++ {
-				me.Access(unsafe.Pointer(&y), true, 0)
+				me.Access(unsafe.Pointer(&y), unsafe.Sizeof(y), true, 0)
 			}
 		}, 0)
 		for i := 0; i < n; i++ {
-			g.Access(unsafe.Pointer(&x), true, 0)
+			g.Access(unsafe.Pointer(&x), unsafe.Sizeof(x), true, 0)
 		}
 	})
 	b.StopTimer()
@@ -129,7 +129,7 @@ func iterationBench(b *testing.B, goroutines int) {
 				me := Current()
 				for i := 0; i < perG; i++ {
 					me.Lock(unsafe.Pointer(&mu), 0)
-					me.Access(unsafe.Pointer(&n), true, 0)
+					me.Access(unsafe.Pointer(&n), unsafe.Sizeof(n), true, 0)
 					me.Unlock(unsafe.Pointer(&mu), 0)
 				}
 				me.WGAdd(unsafe.Pointer(&wg), -1, 0)

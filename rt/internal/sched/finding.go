@@ -196,27 +196,41 @@ func (it *Iteration) testFailure() *Finding {
 
 func (it *Iteration) raceFinding(r *race.Race) *Finding {
 	f := &Finding{Kind: KindRace, Race: r}
-	verb := func(w bool) string {
-		if w {
-			return "write"
+	verb := func(a race.Access) string {
+		v := "read"
+		if a.Write {
+			v = "write"
 		}
-		return "read"
+		if a.Atomic {
+			v = "atomic " + v
+		}
+		return v
 	}
 	if o := it.objectByID(r.Var); o != nil {
 		f.RaceObject = fmt.Sprintf("%s at %p", kindNames[o.kind], o.addr)
-		if o.kind == kindChan {
-			verb = func(w bool) string {
-				if w {
+		switch {
+		case o.kind == kindChan:
+			verb = func(a race.Access) string {
+				if a.Write {
 					return "close"
 				}
 				return "send"
 			}
+		case o.kind == kindWaitGroup && r.Var == o.id2:
+			// The WaitGroup's semaphore: Wait writes it, an Add from
+			// zero reads it.
+			verb = func(a race.Access) string {
+				if a.Write {
+					return "Wait"
+				}
+				return "Add from zero"
+			}
 		}
 	}
-	f.Message = fmt.Sprintf("%s by goroutine %d races with earlier %s by goroutine %d", verb(r.Cur.Write), r.Cur.G, verb(r.Prev.Write), r.Prev.G)
+	f.Message = fmt.Sprintf("%s by goroutine %d races with earlier %s by goroutine %d", verb(r.Cur), r.Cur.G, verb(r.Prev), r.Prev.G)
 	for i, a := range []race.Access{r.Cur, r.Prev} {
 		g := it.gs[a.G-1]
-		gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Site: a.Site, Status: verb(a.Write), NoStack: i == 1}
+		gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Site: a.Site, Status: verb(a), NoStack: i == 1}
 		if i == 1 {
 			gi.Status = "earlier " + gi.Status
 		}

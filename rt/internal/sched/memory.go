@@ -4,27 +4,51 @@ import (
 	"unsafe"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/race"
 )
 
-// Access reports a read (write == false) or write of the shared location
-// addr and checks it for a data race.
-func (g *G) Access(addr unsafe.Pointer, write bool, site uint32) {
+// Access reports a read (write == false) or write of the size bytes at
+// addr and checks it for a data race. Memory is modeled per 8-byte word:
+// the event names the object of the first word, and every word the access
+// covers is checked.
+func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
 	it := g.it
-	o := it.object(addr, kindMemory)
+	o := it.object(wordOf(addr), kindMemory)
 	op := event.OpRead
 	if write {
 		op = event.OpWrite
 	}
 	it.step(g, op, o, site)
-	if it.race == nil {
-		return
+	if it.race != nil && size > 0 {
+		it.checkWords(g, o, addr, size, write, false, site)
 	}
-	if write {
-		if r := it.race.Write(g.ID, o.id, site); r != nil {
+}
+
+// wordOf is the address of the 8-byte word holding addr.
+func wordOf(addr unsafe.Pointer) unsafe.Pointer {
+	return unsafe.Add(addr, -int(uintptr(addr)&7))
+}
+
+// checkWords checks an access of size > 0 bytes at addr, whose first word
+// has the object first, word by word.
+func (it *Iteration) checkWords(g *G, first *object, addr unsafe.Pointer, size uintptr, write, atomic bool, site uint32) {
+	off := uintptr(addr) & 7
+	o := first
+	for w := wordOf(addr); ; {
+		mask := race.FullWord << off
+		if off+size < 8 {
+			mask &= race.FullWord >> (8 - off - size)
+		}
+		if r := it.race.Access(g.ID, o.id, mask, write, atomic, site); r != nil {
 			it.fail(g, it.raceFinding(r))
 		}
-	} else if r := it.race.Read(g.ID, o.id, site); r != nil {
-		it.fail(g, it.raceFinding(r))
+		if off+size <= 8 {
+			return
+		}
+		size -= 8 - off
+		off = 0
+		w = unsafe.Add(w, 8)
+		o = it.object(w, kindMemory)
 	}
 }
 
@@ -38,23 +62,42 @@ const (
 	AtomicRMW
 )
 
-// Atomic reports an atomic operation on addr. Atomics are sequentially
-// consistent: a load acquires, a store releases, a read-modify-write does
-// both. The caller then performs the operation natively.
-func (g *G) Atomic(addr unsafe.Pointer, k AtomicKind, site uint32) {
+// Atomic reports an atomic operation on the size bytes at addr. Atomics
+// are sequentially consistent: a load acquires, a store releases, a
+// read-modify-write does both. They are also accesses, which race with
+// unordered plain accesses to the same bytes (never with atomics). The
+// caller then performs the operation natively.
+func (g *G) Atomic(addr unsafe.Pointer, size uintptr, k AtomicKind, site uint32) {
 	it := g.it
 	o := it.object(addr, kindAtomic)
 	switch k {
 	case AtomicLoad:
 		it.step(g, event.OpAtomicLoad, o, site)
 		it.acquire(g, o)
+		it.atomicAccess(g, o, addr, size, false, site)
 	case AtomicStore:
 		it.step(g, event.OpAtomicStore, o, site)
+		it.atomicAccess(g, o, addr, size, true, site)
 		it.release(g, o)
 	default:
 		it.step(g, event.OpAtomicRMW, o, site)
-		it.acqrel(g, o)
+		it.acquire(g, o)
+		it.atomicAccess(g, o, addr, size, true, site)
+		it.release(g, o)
 	}
+}
+
+// atomicAccess checks the memory access of an atomic operation, after
+// what it acquires and before what it releases.
+func (it *Iteration) atomicAccess(g *G, o *object, addr unsafe.Pointer, size uintptr, write bool, site uint32) {
+	if it.race == nil {
+		return
+	}
+	w := o
+	if uintptr(addr)&7 != 0 {
+		w = it.object(wordOf(addr), kindMemory)
+	}
+	it.checkWords(g, w, addr, size, write, true, site)
 }
 
 // MapOp reports an operation on the sync.Map at addr; the caller then

@@ -15,12 +15,13 @@ const (
 	kindChan
 	kindMap
 	kindTimer
+	kindPool
 )
 
 var kindNames = [...]string{
 	kindMemory: "variable", kindAtomic: "atomic", kindMutex: "Mutex", kindRWMutex: "RWMutex",
 	kindWaitGroup: "WaitGroup", kindOnce: "Once", kindCond: "Cond", kindChan: "channel",
-	kindMap: "sync.Map", kindTimer: "timer",
+	kindMap: "sync.Map", kindTimer: "timer", kindPool: "Pool",
 }
 
 const (
@@ -33,7 +34,7 @@ const (
 // serves every kind; each kind uses its own fields.
 type object struct {
 	id   int32
-	id2  int32 // a second clock for RWMutex readers
+	id2  int32 // a second clock for RWMutex readers; a WaitGroup's semaphore, for the race detector
 	kind objKind
 	addr unsafe.Pointer
 
@@ -50,10 +51,17 @@ type object struct {
 	once     uint8
 	ch       *chanState
 	timer    *timer
+	pool     []poolItem // Pool: the objects put and not yet taken
 
 	// Progress (progress.go).
 	seen   int   // the progress epoch in which it was last polled
 	holder int32 // the goroutine that took the lock last
+}
+
+// poolItem is an object in a sync.Pool, with the clock its Put released.
+type poolItem struct {
+	v     any
+	clock int32
 }
 
 // Object returns the model of the object at addr, creating it on first
@@ -61,10 +69,19 @@ type object struct {
 // same thing in every run of the same schedule.
 func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 	if o, ok := it.objs[addr]; ok {
+		if o.kind != k && k > kindAtomic && o.kind <= kindAtomic {
+			// A word first seen through a plain or atomic access (a copy
+			// of the struct holding it) becomes the synchronization
+			// object it is.
+			o.kind = k
+			if (k == kindRWMutex || k == kindWaitGroup) && o.id2 == 0 {
+				o.id2 = it.newID()
+			}
+		}
 		return o
 	}
 	o := &object{id: it.newID(), kind: k, addr: addr}
-	if k == kindRWMutex {
+	if k == kindRWMutex || k == kindWaitGroup {
 		o.id2 = it.newID()
 	}
 	it.objs[addr] = o
@@ -79,7 +96,7 @@ func (it *Iteration) newID() int32 {
 // objectByID finds an object for a report.
 func (it *Iteration) objectByID(id int32) *object {
 	for _, o := range it.objs {
-		if o.id == id || (o.id2 == id && o.kind == kindRWMutex) {
+		if o.id == id || (o.id2 == id && o.id2 != 0) {
 			return o
 		}
 	}
@@ -91,7 +108,7 @@ func (it *Iteration) objectNames() map[int32]string {
 	m := make(map[int32]string, len(it.objs))
 	for _, o := range it.objs {
 		m[o.id] = kindNames[o.kind]
-		if o.kind == kindRWMutex {
+		if o.id2 != 0 {
 			m[o.id2] = kindNames[o.kind]
 		}
 	}

@@ -155,16 +155,26 @@ func (g *G) RUnlock(addr unsafe.Pointer, site uint32) {
 	}
 }
 
-// WGAdd adds delta to the sync.WaitGroup at addr.
+// WGAdd adds delta to the sync.WaitGroup at addr. As in Go's race build
+// of sync.WaitGroup, a negative delta releases, and an Add from zero reads
+// the WaitGroup's semaphore, which the first Wait to block writes: an Add
+// from zero that nothing orders with a concurrent Wait is a data race.
 func (g *G) WGAdd(addr unsafe.Pointer, delta int, site uint32) {
 	it := g.it
 	o := it.object(addr, kindWaitGroup)
 	it.step(g, event.OpWGAdd, o, site)
+	if delta < 0 {
+		it.release(g, o)
+	}
 	o.counter += int64(delta)
+	if delta > 0 && o.counter == int64(delta) && it.race != nil {
+		if r := it.race.Read(g.ID, o.id2, site); r != nil {
+			it.fail(g, it.raceFinding(r))
+		}
+	}
 	if o.counter < 0 {
 		panic("sync: negative WaitGroup counter")
 	}
-	it.release(g, o)
 	if o.counter == 0 {
 		for _, w := range o.waiters {
 			it.wakeUp(w)
@@ -174,14 +184,27 @@ func (g *G) WGAdd(addr unsafe.Pointer, delta int, site uint32) {
 	}
 }
 
-// WGWait waits until the counter of the sync.WaitGroup at addr is zero.
+// WGWait waits until the counter of the sync.WaitGroup at addr is zero. A
+// waiter released by the counter reaching zero that finds it nonzero again
+// when it resumes panics, as in Go: the WaitGroup was reused before Wait
+// returned.
 func (g *G) WGWait(addr unsafe.Pointer, site uint32) {
 	it := g.it
 	o := it.object(addr, kindWaitGroup)
 	it.step(g, event.OpWGWait, o, site)
 	if o.counter != 0 {
+		if len(o.waiters) == 0 && it.race != nil {
+			if r := it.race.Write(g.ID, o.id2, site); r != nil {
+				it.fail(g, it.raceFinding(r))
+			}
+		}
 		o.waiters = append(o.waiters, g)
 		it.block(g, event.OpWGWait, o, site)
+		it.acquire(g, o)
+		if o.counter != 0 {
+			panic("sync: WaitGroup is reused before previous Wait has returned")
+		}
+		return
 	}
 	it.acquire(g, o)
 }
@@ -196,8 +219,11 @@ func (g *G) OnceBegin(o *sync.Once, site uint32) bool {
 	it := g.it
 	p := unsafe.Pointer(o)
 	m, known := it.objs[p]
-	if !known {
+	if !known || m.kind != kindOnce {
+		// First use as a Once (the word may be known from a plain access
+		// of a struct that starts with the Once).
 		m = it.object(p, kindOnce)
+		m.kind = kindOnce
 		fresh := false
 		o.Do(func() { fresh = true })
 		if !fresh {

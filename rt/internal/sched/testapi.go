@@ -42,6 +42,11 @@ func (g *G) SkipNow(msg string) {
 	runtime.Goexit()
 }
 
+// TestReturned reports whether the test function has returned (its
+// cleanups run before): the testing package panics when a goroutine logs
+// or fails through t after that.
+func (g *G) TestReturned() bool { return g.it.mainDone }
+
 // Skipped reports whether the test was skipped.
 func (g *G) Skipped() bool { return g.it.skipped }
 

@@ -17,7 +17,8 @@ const (
 	// Thread chooses which goroutine runs next, or whether the earliest
 	// pending timer fires now (the option with G == 0).
 	Thread Kind = iota
-	// Select chooses which ready case a select statement takes.
+	// Select chooses which ready case a select statement takes, or which
+	// pooled object a sync.Pool's Get returns (case 0: none).
 	Select
 )
 

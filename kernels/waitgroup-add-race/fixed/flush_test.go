@@ -1,0 +1,8 @@
+package fixed
+
+import "testing"
+
+func TestFlushAll(t *testing.T) {
+	var b Buffers
+	b.FlushAll(2)
+}
