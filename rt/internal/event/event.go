@@ -51,6 +51,7 @@ const (
 	OpMapRead
 	OpMapWrite
 	OpCancel
+	OpEnter // a goroutine enters the schedule from code the tool does not control
 	numOps
 )
 
@@ -67,7 +68,7 @@ var opNames = [numOps]string{
 	OpSelect: "select", OpSleep: "sleep",
 	OpTimerNew: "timer start", OpTimerStop: "timer stop", OpTimerReset: "timer reset", OpTimerFire: "timer fires",
 	OpNow: "time.Now", OpYield: "yield", OpMapRead: "sync.Map read", OpMapWrite: "sync.Map write",
-	OpCancel: "context cancel",
+	OpCancel: "context cancel", OpEnter: "enter from uncontrolled code",
 }
 
 func (o Op) String() string {

@@ -142,7 +142,7 @@ func (x *Explorer) newIteration() *Iteration {
 func (x *Explorer) run(body func()) *Iteration {
 	it := x.newIteration()
 	it.main = it.spawn(nil, 0, body, 0)
-	it.cur = it.main
+	it.setCur(it.main)
 	it.main.wake <- struct{}{}
 	if x.wait(it) {
 		it.stuck()
@@ -170,13 +170,13 @@ func (x *Explorer) wait(it *Iteration) bool {
 	}
 	tick := time.NewTicker(bound / 4)
 	defer tick.Stop()
-	last, since := it.progress.Load(), time.Now()
+	last, since := it.gate.Load(), time.Now()
 	for {
 		select {
 		case <-it.done:
 			return false
 		case <-tick.C:
-			if p := it.progress.Load(); p != last {
+			if p := it.gate.Load(); p != last {
 				last, since = p, time.Now()
 			} else if time.Since(since) >= bound {
 				return true
@@ -190,6 +190,7 @@ func (x *Explorer) wait(it *Iteration) bool {
 // next operation unwinds it.
 func (it *Iteration) stuck() {
 	g := it.cur
+	idle := it.held.Load() == nil
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	var stacks []string
@@ -198,17 +199,34 @@ func (it *Iteration) stuck() {
 			stacks = append(stacks, s)
 		}
 	}
-	gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Status: "running code the tool does not control", Stack: strings.Join(stacks, "\n\n")}
+	msg := fmt.Sprintf("goroutine %d made no progress for %v inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", g.ID, it.x.cfg.StuckAfter)
+	var gs []GoroutineInfo
+	if idle {
+		msg = fmt.Sprintf("no goroutine could run for %v: those that could go on are inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", it.x.cfg.StuckAfter)
+		for _, o := range it.live {
+			if o.state == gOut {
+				gs = append(gs, GoroutineInfo{ID: o.ID, Main: o == it.main, SpawnSite: o.spawnSite, Status: "running code the tool does not control"})
+			}
+		}
+		if len(gs) > 0 {
+			gs[0].Stack = strings.Join(stacks, "\n\n")
+		}
+	} else {
+		gs = []GoroutineInfo{{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Status: "running code the tool does not control", Stack: strings.Join(stacks, "\n\n")}}
+	}
 	it.finding = &Finding{
 		Kind:       KindStuck,
-		Message:    fmt.Sprintf("goroutine %d made no progress for %v inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", g.ID, it.x.cfg.StuckAfter),
-		Goroutines: []GoroutineInfo{gi},
+		Message:    msg,
+		Goroutines: gs,
 		Trace:      it.trace,
 	}
 	it.wantStacks = true
 	it.ended = true
-	g.abort = true
-	g.state = gDone // not waited for
+	it.closeDone() // arrivals from uncontrolled code stop waiting
+	if !idle {
+		g.abort = true
+		g.state = gDone // not waited for
+	}
 }
 
 // unwind ends every goroutine of a finished iteration. Goroutines parked by
@@ -216,7 +234,9 @@ func (it *Iteration) stuck() {
 // whose scheduler operations unwind too instead of running.
 func (it *Iteration) unwind() {
 	for _, g := range it.gs {
-		if g.state == gDone {
+		if g.state == gDone || g.state == gOut {
+			// One in uncontrolled code unwinds when it comes back, or
+			// runs on natively if it was adopted (comeBack).
 			continue
 		}
 		g.abort = true

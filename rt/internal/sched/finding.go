@@ -57,6 +57,8 @@ func livelockMessage(n int) string {
 func (it *Iteration) info(g *G) GoroutineInfo {
 	gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite}
 	switch {
+	case g.state == gOut:
+		gi.Status = "running code the tool does not control"
 	case g.state == gBlocked:
 		what := g.blockOp.String()
 		if g.blockObj != nil {

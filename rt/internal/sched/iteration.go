@@ -14,6 +14,7 @@
 package sched
 
 import (
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -29,6 +30,16 @@ type Iteration struct {
 	live []*G // goroutines not yet exited, by id
 	cur  *G
 	main *G
+	// held is cur for goroutines that do not hold the schedule (arrivals
+	// from uncontrolled code); nil while every goroutine that can run is
+	// in uncontrolled code.
+	held atomic.Pointer[G]
+	// gate counts the running goroutine's entries into the runtime (by
+	// 2); bit 0 is set while an arrival takes the schedule over. See
+	// adopt.go.
+	gate     atomic.Int64
+	amu      sync.Mutex   // arrivals take the schedule over one at a time
+	arriving atomic.Int32 // goroutines waiting in takeOver
 
 	objs    map[unsafe.Pointer]*object
 	nextObj int32
@@ -48,7 +59,6 @@ type Iteration struct {
 	opts       []strategy.Option
 	pt         strategy.Point
 	race       *race.Detector
-	progress   atomic.Int64
 	wantStacks bool
 
 	mainDone   bool
@@ -63,6 +73,7 @@ type Iteration struct {
 	diverged string
 	ended    bool
 	done     chan struct{}
+	doneOnce sync.Once
 }
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
@@ -97,7 +108,6 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
 	it.steps++
-	it.progress.Add(1)
 	if it.steps > it.x.cfg.MaxSteps {
 		it.fail(g, &Finding{Kind: KindLivelock, Message: livelockMessage(it.x.cfg.MaxSteps)})
 	}
@@ -252,9 +262,10 @@ func (it *Iteration) reschedule(g *G) {
 			return
 		}
 		it.switches++
-		it.cur = next
+		it.setCur(next)
+		done := g.state == gDone // read before next runs: it may wake g
 		next.wake <- struct{}{}
-		if g.state == gDone {
+		if done {
 			return
 		}
 		g.park()
@@ -281,13 +292,17 @@ func (it *Iteration) wakeUp(w *G) {
 // quiescent handles a point where nothing can run: the end of the
 // iteration, a deadlock, or leaked goroutines.
 func (it *Iteration) quiescent(g *G) {
+	if it.awaitingOut() {
+		it.idle(g)
+		return
+	}
 	if !it.mainDone {
 		it.fail(g, it.deadlock())
 		return
 	}
 	var leaked []*G
 	for _, l := range it.live {
-		if l.state != gDone {
+		if l.state != gDone && l.state != gOut {
 			leaked = append(leaked, l)
 		}
 	}
@@ -323,13 +338,17 @@ func (it *Iteration) diverge(g *G, why string) {
 func (it *Iteration) end(g *G) {
 	if !it.ended {
 		it.ended = true
-		close(it.done)
+		it.closeDone()
 	}
 	if g != nil && g.state != gDone {
 		g.park() // woken only to unwind
 		panic("unreachable: parked goroutine resumed after its iteration ended")
 	}
 }
+
+// closeDone closes it.done once: the holder ending the iteration and the
+// watchdog may both get there.
+func (it *Iteration) closeDone() { it.doneOnce.Do(func() { close(it.done) }) }
 
 // exit handles the end of g's function: normal return, panic or Goexit.
 func (it *Iteration) exit(g *G, p any, abnormal bool) {
