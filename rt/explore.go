@@ -63,6 +63,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth}
 	var hash uint64
+	first := 1
 	if opts.Strategy == "replay" {
 		if opts.Replay == nil {
 			return nil, fmt.Errorf("interleave: strategy replay needs a schedule")
@@ -76,6 +77,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		opts.NoRace, opts.NoLeaks, opts.MaxSteps = !opts.Replay.Race, !opts.Replay.Leaks, opts.Replay.MaxSteps
 		opts.Timers = opts.Replay.Timers
 		opts.Seed = opts.Replay.Seed
+		first = opts.Replay.Iteration
 	}
 	switch opts.Timers {
 	case "", "eager", "idle":
@@ -96,15 +98,17 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		stuck = 0
 	}
 	res := sched.Explore(sched.Config{
-		Strategy:   st,
-		Schedules:  opts.Schedules,
-		Budget:     opts.Budget,
-		Race:       !opts.NoRace,
-		Leaks:      !opts.NoLeaks,
-		MaxSteps:   opts.MaxSteps,
-		StuckAfter: stuck,
-		ExpectHash: hash,
-		IdleTimers: opts.Timers == "idle",
+		Strategy:       st,
+		Schedules:      opts.Schedules,
+		Budget:         opts.Budget,
+		Race:           !opts.NoRace,
+		Leaks:          !opts.NoLeaks,
+		MaxSteps:       opts.MaxSteps,
+		StuckAfter:     stuck,
+		ExpectHash:     hash,
+		IdleTimers:     opts.Timers == "idle",
+		OrderSeed:      opts.Seed,
+		FirstIteration: first,
 	}, body)
 	rep := &Report{
 		Test:      name,

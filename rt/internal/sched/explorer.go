@@ -26,6 +26,12 @@ type Config struct {
 	ExpectHash uint64
 	// IdleTimers lets a timer fire only when no goroutine can run.
 	IdleTimers bool
+	// OrderSeed and FirstIteration choose the orders of map ranges: the
+	// n-th iteration (counting from FirstIteration, default 1) draws them
+	// from OrderSeed and n, so a schedule file's seed and iteration give
+	// them back.
+	OrderSeed      int64
+	FirstIteration int
 }
 
 // Result is the outcome of an exploration.
@@ -88,7 +94,7 @@ func Explore(cfg Config, body func()) *Result {
 			break
 		}
 		r.Iterations++
-		it := x.run(body)
+		it := x.run(body, r.Iterations)
 		r.Logs, r.Hash, r.Steps, r.Skipped = it.logs, it.hash, it.steps, it.skipped
 		r.Choices = append(r.Choices[:0], it.choices...)
 		x.strat.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
@@ -121,9 +127,14 @@ func Explore(cfg Config, body func()) *Result {
 	return r
 }
 
-func (x *Explorer) newIteration() *Iteration {
+func (x *Explorer) newIteration(n int) *Iteration {
+	first := x.cfg.FirstIteration
+	if first <= 0 {
+		first = 1
+	}
 	it := &Iteration{
 		x:       x,
+		mapSeed: mix(uint64(x.cfg.OrderSeed), uint64(first+n-1)),
 		objs:    make(map[unsafe.Pointer]*object),
 		hash:    fnvOffset,
 		done:    make(chan struct{}),
@@ -139,8 +150,8 @@ func (x *Explorer) newIteration() *Iteration {
 }
 
 // run runs one iteration to its end and unwinds it.
-func (x *Explorer) run(body func()) *Iteration {
-	it := x.newIteration()
+func (x *Explorer) run(body func(), n int) *Iteration {
+	it := x.newIteration(n)
 	it.main = it.spawn(nil, 0, body, 0)
 	it.setCur(it.main)
 	it.main.wake <- struct{}{}

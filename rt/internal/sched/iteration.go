@@ -68,6 +68,9 @@ type Iteration struct {
 	skipped    bool
 	logs       []string
 
+	mapSeed   uint64 // orders of map ranges (maporder.go)
+	mapRanges uint64
+
 	early    []EarlyTimer
 	finding  *Finding
 	diverged string
