@@ -212,3 +212,40 @@ func TestAdoptedHandlerAwayIsStuckNotDeadlock(t *testing.T) {
 		t.Fatalf("got %q:\n%s", rep.Kind, rep.Text)
 	}
 }
+
+func TestAdoptionWhileControlledGoroutinesKeepRunning(t *testing.T) {
+	// The test polls, in virtual time, for what a goroutine started
+	// natively does: the test never blocks natively, so the newcomer is
+	// let in at the test's next operation once it has waited a while,
+	// rather than starving into a livelock.
+	var mu sync.Mutex
+	var ready bool
+	rep, err := rt.Explore("Poll", rt.Options{Schedules: 5, MaxSteps: 200000, StuckAfter: 5 * time.Second, ScheduleDir: "-"}, func() {
+		rt.Lock(&mu, 0)
+		ready = false
+		rt.Unlock(&mu, 0)
+		done := make(chan struct{})
+		go func() { // uncontrolled: a library's worker
+			defer close(done)
+			rt.Lock(&mu, 0)
+			ready = true
+			rt.Unlock(&mu, 0)
+		}()
+		for {
+			rt.Lock(&mu, 0)
+			r := ready
+			rt.Unlock(&mu, 0)
+			if r {
+				break
+			}
+			rt.Sleep(time.Millisecond, 0)
+		}
+		<-done
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" || rep.Schedules != 5 {
+		t.Fatalf("got %q after %d schedules:\n%s", rep.Kind, rep.Schedules, rep.Text)
+	}
+}

@@ -34,13 +34,28 @@ import (
 // tool cannot see; the edge may hide a race but never invents one.
 //
 // Taking over is safe because the holder enters the runtime through
-// current, which adds to it.gate: an arrival sets the gate's low bit with a
-// compare-and-swap from a value it read before seeing the holder blocked
+// current, which adds to it.gate: an arrival sets the gate's bitTake with
+// a compare-and-swap from a value it read before seeing the holder blocked
 // outside the runtime, so either the holder has not entered since (and
-// its next entry sees the bit or its out flag) or the swap fails.
+// its next entry sees the bit or its out flag) or the swap fails. An
+// arrival that finds the holder running sets bitYield: the holder's next
+// entry then makes way, at the start of an operation, and waits to come
+// back like a goroutine that was out. Where that happens depends on
+// timing, as the arrival itself does; where the holder is blocked, as the
+// client of an in-process request is, it does not.
 
 // pollInterval is how often an arrival looks whether it may take over.
 const pollInterval = 200 * time.Microsecond
+
+// The gate: the holder adds gateStep at each entry into the runtime; bit
+// bitTake is set while an arrival takes the schedule over, bit bitYield
+// while one asks the holder to make way. Only arrivals set the bits (one at
+// a time, under it.amu); the holder clears bitYield when it makes way.
+const (
+	gateStep = 4
+	bitTake  = 1
+	bitYield = 2
+)
 
 // adopt makes the calling goroutine, started by uncontrolled code and
 // carrying a label of it, a controlled goroutine. It returns nil (the
@@ -53,6 +68,8 @@ func (it *Iteration) adopt(gp uintptr) *G {
 		gp:      gp,
 		adopted: true,
 	}
+	var buf [64]byte
+	g.goid, _ = parseHeader(buf[:runtime.Stack(buf[:], false)])
 	g.lab = label{magic: labelMagic, g: g}
 	if !it.takeOver(g) {
 		setLabel(nil) // the iteration is over: run natively from now on
@@ -66,6 +83,22 @@ func (it *Iteration) adopt(gp uintptr) *G {
 // over). A goroutine of an iteration that has ended meanwhile is unwound,
 // or runs on natively if it was adopted.
 func (it *Iteration) comeBack(g *G) *G {
+	for {
+		v := it.gate.Load()
+		if v&bitTake != 0 || g.out {
+			break // (g.out is stable while no takeover is under way)
+		}
+		if v&bitYield == 0 {
+			return g // g holds the schedule
+		}
+		if it.gate.CompareAndSwap(v, v&^bitYield) {
+			// Make way: g leaves the schedule at the entry of an
+			// operation, and comes back like any goroutine that was out.
+			g.out, g.state = true, gOut
+			it.held.Store(nil)
+			break
+		}
+	}
 	if it.takeOver(g) {
 		return g
 	}
@@ -82,7 +115,7 @@ func (it *Iteration) comeBack(g *G) *G {
 // that g ran without passing through current (its function returning to
 // run).
 func (g *G) reenter() {
-	if g.it.gate.Add(2)&1 != 0 || g.out {
+	if g.it.gate.Add(gateStep)&(bitTake|bitYield) != 0 || g.out {
 		g.it.comeBack(g)
 	}
 }
@@ -106,6 +139,8 @@ func (it *Iteration) takeOver(g *G) bool {
 	defer it.arriving.Add(-1)
 	it.amu.Lock()
 	defer it.amu.Unlock()
+	asked := false
+	var low int64
 	for {
 		select {
 		case <-it.done:
@@ -113,14 +148,23 @@ func (it *Iteration) takeOver(g *G) bool {
 		default:
 		}
 		v := it.gate.Load()
-		if v&1 == 0 && it.holderAway(g, v) && it.gate.CompareAndSwap(v, v|1) {
+		if v&bitTake == 0 && it.holderAway(v) && it.gate.CompareAndSwap(v, v|bitTake) {
+			low = v&bitYield | bitTake
 			break
+		}
+		if !asked {
+			// Ask the holder to make way at its next operation: a test
+			// polling, in virtual time, for what this goroutine does
+			// would otherwise never let it in.
+			for v := it.gate.Load(); v&bitYield == 0 && !it.gate.CompareAndSwap(v, v|bitYield); v = it.gate.Load() {
+			}
+			asked = true
 		}
 		time.Sleep(pollInterval)
 	}
 	// The schedule is g's until the gate is released.
+	defer it.gate.Add(-low)
 	if it.ended {
-		it.gate.Add(1)
 		return false
 	}
 	prev := it.cur
@@ -151,8 +195,38 @@ func (it *Iteration) takeOver(g *G) bool {
 	}
 	it.record(g.pending)
 	it.setCur(g)
-	it.gate.Add(1)
+	it.adoptions.Add(1)
 	return true
+}
+
+// reapAfter is how long the goroutine holding the schedule may stay away
+// in uncontrolled code, in an iteration that adopted goroutines, before
+// the explorer schedules the goroutines it left parked.
+const reapAfter = 20 * time.Millisecond
+
+// reap runs on the explorer's goroutine. When the goroutine holding the
+// schedule is blocked natively or gone (an adopted goroutine returned to
+// the code that started it) and no goroutine is arriving to take over, it
+// takes the schedule and hands it to the next goroutine the strategy
+// chooses, or ends the iteration if nothing will run again.
+func (it *Iteration) reap() {
+	if !it.amu.TryLock() {
+		return // an arrival is taking over
+	}
+	defer it.amu.Unlock()
+	v := it.gate.Load()
+	if v&bitTake != 0 || it.held.Load() == nil || !it.holderAway(v) || !it.gate.CompareAndSwap(v, v|bitTake) {
+		return
+	}
+	defer it.gate.Add(-(v&bitYield | bitTake))
+	if it.ended {
+		return
+	}
+	if h := it.held.Load(); h.state == gReady {
+		h.out, h.state = true, gOut
+	}
+	it.held.Store(nil)
+	it.reschedule(nil)
 }
 
 // awaitingOut reports whether goroutines in uncontrolled code may still
@@ -178,7 +252,7 @@ func (it *Iteration) awaitingOut() bool {
 // g has exited).
 func (it *Iteration) idle(g *G) {
 	it.held.Store(nil)
-	if g.state == gDone {
+	if g == nil || g.state == gDone {
 		return
 	}
 	g.park()
@@ -187,11 +261,14 @@ func (it *Iteration) idle(g *G) {
 // holderAway reports whether the goroutine holding the schedule is away
 // from the runtime, blocked natively in code the tool does not control (or
 // gone, or nobody holds the schedule), as seen while the gate stayed at
-// v. It also records the runtime id of the caller g.
-func (it *Iteration) holderAway(g *G, v int64) bool {
+// v. The caller's own stack comes first in the dump.
+func (it *Iteration) holderAway(v int64) bool {
 	h := it.held.Load()
 	if h == nil {
 		return true
+	}
+	if h.adopted && h.goid == 0 {
+		return false // cannot be told apart
 	}
 	buf := make([]byte, 64<<10)
 	for {
@@ -206,9 +283,6 @@ func (it *Iteration) holderAway(g *G, v int64) bool {
 		return false
 	}
 	entries := bytes.Split(buf, []byte("\n\n"))
-	if g.goid == 0 {
-		g.goid, _ = parseHeader(entries[0]) // the caller's own stack comes first
-	}
 	found := false
 	for _, e := range entries[1:] {
 		id, status := parseHeader(e)

@@ -175,11 +175,7 @@ func (x *Explorer) run(body func(), n int) *Iteration {
 // longer than the bound.
 func (x *Explorer) wait(it *Iteration) bool {
 	bound := x.cfg.StuckAfter
-	if bound <= 0 {
-		<-it.done
-		return false
-	}
-	tick := time.NewTicker(bound / 4)
+	tick := time.NewTicker(reapAfter / 4)
 	defer tick.Stop()
 	last, since := it.gate.Load(), time.Now()
 	for {
@@ -189,8 +185,14 @@ func (x *Explorer) wait(it *Iteration) bool {
 		case <-tick.C:
 			if p := it.gate.Load(); p != last {
 				last, since = p, time.Now()
-			} else if time.Since(since) >= bound {
+				continue
+			}
+			idle := time.Since(since)
+			if bound > 0 && idle >= bound {
 				return true
+			}
+			if idle >= reapAfter && it.adoptions.Load() > 0 {
+				it.reap()
 			}
 		}
 	}

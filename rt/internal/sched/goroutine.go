@@ -88,7 +88,7 @@ func current(adopt bool) *G {
 		}
 		return nil
 	}
-	if it.gate.Add(2)&1 != 0 || g.out {
+	if it.gate.Add(gateStep)&(bitTake|bitYield) != 0 || g.out {
 		// The schedule was taken over while g ran uncontrolled code.
 		return it.comeBack(g)
 	}

@@ -34,12 +34,12 @@ type Iteration struct {
 	// from uncontrolled code); nil while every goroutine that can run is
 	// in uncontrolled code.
 	held atomic.Pointer[G]
-	// gate counts the running goroutine's entries into the runtime (by
-	// 2); bit 0 is set while an arrival takes the schedule over. See
-	// adopt.go.
-	gate     atomic.Int64
-	amu      sync.Mutex   // arrivals take the schedule over one at a time
-	arriving atomic.Int32 // goroutines waiting in takeOver
+	// gate counts the running goroutine's entries into the runtime; its
+	// low bits are set by arrivals taking the schedule over (adopt.go).
+	gate      atomic.Int64
+	amu       sync.Mutex   // arrivals take the schedule over one at a time
+	arriving  atomic.Int32 // goroutines waiting in takeOver
+	adoptions atomic.Int32 // takeovers so far (adopt.go)
 
 	objs    map[unsafe.Pointer]*object
 	nextObj int32
@@ -266,7 +266,7 @@ func (it *Iteration) reschedule(g *G) {
 		}
 		it.switches++
 		it.setCur(next)
-		done := g.state == gDone // read before next runs: it may wake g
+		done := g == nil || g.state == gDone // read before next runs: it may wake g
 		next.wake <- struct{}{}
 		if done {
 			return
