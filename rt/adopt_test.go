@@ -249,3 +249,26 @@ func TestAdoptionWhileControlledGoroutinesKeepRunning(t *testing.T) {
 		t.Fatalf("got %q after %d schedules:\n%s", rep.Kind, rep.Schedules, rep.Text)
 	}
 }
+
+func TestAdoptedGoroutineThatExitedIsNotWaitedFor(t *testing.T) {
+	// An adopted goroutine returns to the code that started it, which
+	// ends it; the test then waits for a value nobody sends. That is a
+	// deadlock, not a goroutine that may still come back.
+	var x int
+	rep, err := rt.Explore("AdoptedExited", rt.Options{Schedules: 3, StuckAfter: 3 * time.Second, ScheduleDir: "-"}, func() {
+		c := rt.MakeChan[int](0, 0)
+		started := make(chan struct{})
+		go func() {
+			close(started)
+			rt.Write(&x, 0)
+		}()
+		<-started
+		rt.Recv(c, 0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "deadlock" {
+		t.Fatalf("got %q:\n%s", rep.Kind, rep.Text)
+	}
+}

@@ -169,8 +169,7 @@ func (it *Iteration) takeOver(g *G) bool {
 	}
 	prev := it.cur
 	if away := it.held.Load(); away != nil && away != g {
-		away.out = true
-		away.state = gOut
+		it.leave(away)
 	}
 	if g.adopted && g.ID == 0 {
 		g.ID = int32(len(it.gs) + 1)
@@ -199,6 +198,20 @@ func (it *Iteration) takeOver(g *G) bool {
 	return true
 }
 
+// leave marks h, which held the schedule and is away, out; or done if it
+// is an adopted goroutine that has exited.
+func (it *Iteration) leave(h *G) {
+	if h.state != gReady {
+		return
+	}
+	if it.holderGone {
+		h.state = gDone
+		it.removeLive(h)
+		return
+	}
+	h.out, h.state = true, gOut
+}
+
 // reapAfter is how long the goroutine holding the schedule may stay away
 // in uncontrolled code, in an iteration that adopted goroutines, before
 // the explorer schedules the goroutines it left parked.
@@ -222,9 +235,7 @@ func (it *Iteration) reap() {
 	if it.ended {
 		return
 	}
-	if h := it.held.Load(); h.state == gReady {
-		h.out, h.state = true, gOut
-	}
+	it.leave(it.held.Load())
 	it.held.Store(nil)
 	it.reschedule(nil)
 }
@@ -261,8 +272,10 @@ func (it *Iteration) idle(g *G) {
 // holderAway reports whether the goroutine holding the schedule is away
 // from the runtime, blocked natively in code the tool does not control (or
 // gone, or nobody holds the schedule), as seen while the gate stayed at
-// v. The caller's own stack comes first in the dump.
+// v. The caller's own stack comes first in the dump. It sets
+// it.holderGone when the holder is an adopted goroutine that has exited.
 func (it *Iteration) holderAway(v int64) bool {
+	it.holderGone = false
 	h := it.held.Load()
 	if h == nil {
 		return true
@@ -301,7 +314,11 @@ func (it *Iteration) holderAway(v int64) bool {
 			return false
 		}
 	}
-	return found || h.adopted
+	if !found && h.adopted {
+		it.holderGone = true // it returned to the code that started it, which ended it
+		return true
+	}
+	return found
 }
 
 // parseHeader reads "goroutine 7 [IO wait, 2 minutes]:" at the start of a

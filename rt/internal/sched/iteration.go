@@ -40,6 +40,9 @@ type Iteration struct {
 	amu       sync.Mutex   // arrivals take the schedule over one at a time
 	arriving  atomic.Int32 // goroutines waiting in takeOver
 	adoptions atomic.Int32 // takeovers so far (adopt.go)
+	// holderGone: the last holderAway found the holder exited (set and
+	// read under amu).
+	holderGone bool
 
 	objs    map[unsafe.Pointer]*object
 	nextObj int32
