@@ -59,6 +59,7 @@ type Explorer struct {
 	choices []int
 	trace   []event.Event
 	opts    []strategy.Option
+	tick    *time.Ticker // the watchdog's, reset for each iteration
 }
 
 // exploring serializes explorations in one process: the controlled world
@@ -175,7 +176,12 @@ func (x *Explorer) run(body func(), n int) *Iteration {
 // longer than the bound.
 func (x *Explorer) wait(it *Iteration) bool {
 	bound := x.cfg.StuckAfter
-	tick := time.NewTicker(reapAfter / 4)
+	if x.tick == nil {
+		x.tick = time.NewTicker(reapAfter / 4)
+	} else {
+		x.tick.Reset(reapAfter / 4)
+	}
+	tick := x.tick
 	defer tick.Stop()
 	last, since := it.gate.Load(), time.Now()
 	for {
