@@ -49,7 +49,7 @@ func (c *ctx) Deadline() (time.Time, bool) {
 func (c *ctx) Done() <-chan struct{} { return c.done }
 
 func (c *ctx) Err() error {
-	if g := cur(); g != nil {
+	if g := sched.CurrentNoAdopt(); g != nil {
 		g.Yield(0)
 	}
 	c.mu.Lock()
@@ -137,7 +137,7 @@ func (c *ctx) cancel(it *sched.Iteration, g *sched.G, err, cause error) {
 // cancelFunc returns the CancelCauseFunc of c.
 func (c *ctx) cancelFunc(s Site) context.CancelCauseFunc {
 	return func(cause error) {
-		g := cur()
+		g := sched.CurrentNoAdopt()
 		if g == nil {
 			return // an iteration that has ended
 		}
@@ -148,7 +148,7 @@ func (c *ctx) cancelFunc(s Site) context.CancelCauseFunc {
 
 // WithCancel replaces context.WithCancel.
 func WithCancel(parent context.Context, s Site) (context.Context, context.CancelFunc) {
-	g := cur()
+	g := sched.CurrentNoAdopt()
 	if g == nil {
 		return context.WithCancel(parent)
 	}
@@ -159,7 +159,7 @@ func WithCancel(parent context.Context, s Site) (context.Context, context.Cancel
 
 // WithCancelCause replaces context.WithCancelCause.
 func WithCancelCause(parent context.Context, s Site) (context.Context, context.CancelCauseFunc) {
-	g := cur()
+	g := sched.CurrentNoAdopt()
 	if g == nil {
 		return context.WithCancelCause(parent)
 	}
@@ -179,7 +179,7 @@ func WithTimeoutCause(parent context.Context, d time.Duration, cause error, s Si
 
 // WithDeadline replaces context.WithDeadline.
 func WithDeadline(parent context.Context, t time.Time, s Site) (context.Context, context.CancelFunc) {
-	if cur() == nil {
+	if sched.CurrentNoAdopt() == nil {
 		return context.WithDeadline(parent, t)
 	}
 	return WithDeadlineCause(parent, t, nil, s)
@@ -187,7 +187,7 @@ func WithDeadline(parent context.Context, t time.Time, s Site) (context.Context,
 
 // WithDeadlineCause replaces context.WithDeadlineCause.
 func WithDeadlineCause(parent context.Context, t time.Time, cause error, s Site) (context.Context, context.CancelFunc) {
-	g := cur()
+	g := sched.CurrentNoAdopt()
 	if g == nil {
 		return context.WithDeadlineCause(parent, t, cause)
 	}
@@ -212,7 +212,7 @@ func WithDeadlineCause(parent context.Context, t time.Time, cause error, s Site)
 	f := c.cancelFunc(s)
 	return c, func() {
 		f(nil)
-		if g := cur(); g != nil && c.timer != nil {
+		if g := sched.CurrentNoAdopt(); g != nil && c.timer != nil {
 			g.StopTimer(c.timer, uint32(s))
 		}
 	}
@@ -221,7 +221,7 @@ func WithDeadlineCause(parent context.Context, t time.Time, cause error, s Site)
 // ContextAfterFunc replaces context.AfterFunc; f runs in a controlled
 // goroutine.
 func ContextAfterFunc(c context.Context, f func(), s Site) (stop func() bool) {
-	g := cur()
+	g := sched.CurrentNoAdopt()
 	x := ours(c)
 	if g == nil || x == nil {
 		return context.AfterFunc(c, f)
@@ -237,7 +237,7 @@ func ContextAfterFunc(c context.Context, f func(), s Site) (stop func() bool) {
 		x.mu.Unlock()
 	}
 	return func() bool {
-		if g := cur(); g != nil {
+		if g := sched.CurrentNoAdopt(); g != nil {
 			g.Yield(uint32(s))
 		}
 		x.mu.Lock()
@@ -258,7 +258,7 @@ func WithoutCancel(parent context.Context, s Site) context.Context {
 // Cause replaces context.Cause.
 func Cause(c context.Context, s Site) error {
 	if x := ours(c); x != nil {
-		if g := cur(); g != nil {
+		if g := sched.CurrentNoAdopt(); g != nil {
 			g.Yield(uint32(s))
 		}
 		x.mu.Lock()

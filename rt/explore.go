@@ -70,6 +70,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth}
 	var hash uint64
+	first := 1
 	if opts.Strategy == "replay" {
 		if opts.Replay == nil {
 			return nil, fmt.Errorf("interleave: strategy replay needs a schedule")
@@ -87,6 +88,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 		opts.MaxGoroutines, opts.MaxChoices = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices
 		opts.Seed = opts.Replay.Seed
+		first = opts.Replay.Iteration
 	}
 	var timers sched.TimerPolicy
 	switch opts.Timers {
@@ -130,8 +132,10 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Timers:     timers,
 		Stall:      opts.Stall,
 
-		MaxGoroutines: opts.MaxGoroutines,
-		MaxChoices:    opts.MaxChoices,
+		MaxGoroutines:  opts.MaxGoroutines,
+		MaxChoices:     opts.MaxChoices,
+		OrderSeed:      opts.Seed,
+		FirstIteration: first,
 	}, randomized(opts, body))
 	rep := &Report{
 		Test:      name,

@@ -191,12 +191,12 @@ func TestIterationsAreIndependent(t *testing.T) {
 	}
 }
 
-func TestNativeChildRunsUncontrolled(t *testing.T) {
+func TestNativeChildIsAdopted(t *testing.T) {
 	// A goroutine started by plain "go" inside an exploration (as an
 	// httptest server starts its handlers) inherits its creator's
-	// identity; it must run uncontrolled, not be taken for its creator,
-	// even while the creator is the running goroutine, blocked natively.
-	// Uncontrolled, rt.Now is the wall clock, not the virtual one.
+	// identity; it must not be taken for its creator. When it reaches the
+	// runtime while its creator is blocked natively, it is adopted: it
+	// becomes a controlled goroutine, and rt.Now is the virtual clock.
 	virtual := 0
 	rep, err := rt.Explore("NativeChild", rt.Options{Schedules: 50, StuckAfter: 2 * time.Second, ScheduleDir: "-"}, func() {
 		var wg sync.WaitGroup
@@ -211,7 +211,7 @@ func TestNativeChildRunsUncontrolled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Kind != "" || rep.Schedules != 50 || virtual != 0 {
+	if rep.Kind != "" || rep.Schedules != 50 || virtual != 50 {
 		t.Errorf("got %q after %d schedules; the child ran controlled in %d:\n%s", rep.Kind, rep.Schedules, virtual, rep.Text)
 	}
 }

@@ -169,7 +169,10 @@ func OnceDo(o *sync.Once, f func(), s Site) {
 	if !g.OnceBegin(o, uint32(s)) {
 		return
 	}
-	defer g.OnceEnd(o)
+	defer func() {
+		g.Reenter() // f may have lost the schedule in uncontrolled code
+		g.OnceEnd(o)
+	}()
 	f()
 }
 

@@ -33,6 +33,11 @@
 //     channel is closed; labels, break and continue keep their meaning,
 //     and the range variable is per iteration only from Go 1.22 on, as in
 //     the original.
+//   - for k, v := range m over a map, in files of Go 1.23 and later ->
+//     for k, v := range rt.RangeMap(m, site), whose order under
+//     exploration is the schedule's; the statement is otherwise unchanged.
+//     Earlier files, which cannot range over a function, and maps whose
+//     type is a type parameter keep the native range.
 //   - select: the shape documented on rt.Select. Channel and send-value
 //     expressions are evaluated once, in source order; cases become the
 //     cases of a switch on the index of the case taken. Without a default

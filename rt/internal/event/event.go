@@ -54,6 +54,7 @@ const (
 	OpProcessExit
 	OpPoolGet
 	OpPoolPut
+	OpEnter // a goroutine enters the schedule from code the tool does not control
 	numOps
 )
 
@@ -71,6 +72,7 @@ var opNames = [numOps]string{
 	OpTimerNew: "timer start", OpTimerStop: "timer stop", OpTimerReset: "timer reset", OpTimerFire: "timer fires",
 	OpNow: "time.Now", OpYield: "yield", OpMapRead: "sync.Map read", OpMapWrite: "sync.Map write",
 	OpCancel: "context cancel", OpProcessExit: "os.Exit", OpPoolGet: "Pool.Get", OpPoolPut: "Pool.Put",
+	OpEnter: "enter from uncontrolled code",
 }
 
 func (o Op) String() string {

@@ -147,3 +147,22 @@ func iterationBench(b *testing.B, goroutines int) {
 
 func BenchmarkIterations2Goroutines(b *testing.B) { iterationBench(b, 2) }
 func BenchmarkIterations8Goroutines(b *testing.B) { iterationBench(b, 8) }
+
+// BenchmarkCurrent: the goroutine identity lookup every operation of the
+// runtime starts with, from a controlled goroutine.
+func BenchmarkCurrent(b *testing.B) {
+	var found int
+	b.ReportAllocs()
+	Explore(Config{Strategy: stay{}, Schedules: 1}, func() {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if Current() != nil {
+				found++
+			}
+		}
+		b.StopTimer()
+	})
+	if found != b.N {
+		b.Fatalf("Current found the goroutine %d times of %d", found, b.N)
+	}
+}

@@ -34,6 +34,12 @@ type Config struct {
 	// MaxChoices bounds the choice points of an iteration, its history
 	// (default 10000000).
 	MaxChoices int
+	// OrderSeed and FirstIteration choose the orders of map ranges: the
+	// n-th iteration (counting from FirstIteration, default 1) draws them
+	// from OrderSeed and n, so a schedule file's seed and iteration give
+	// them back.
+	OrderSeed      int64
+	FirstIteration int
 }
 
 // Result is the outcome of an exploration.
@@ -61,6 +67,7 @@ type Explorer struct {
 	choices []int
 	trace   []event.Event
 	opts    []strategy.Option
+	tick    *time.Ticker // the watchdog's, reset for each iteration
 }
 
 // exploring serializes explorations in one process: the controlled world
@@ -106,7 +113,7 @@ func Explore(cfg Config, body func()) *Result {
 		if cfg.Budget > 0 {
 			deadline = start.Add(cfg.Budget)
 		}
-		it := x.run(body, deadline)
+		it := x.run(body, r.Iterations, deadline)
 		if it.overBudget.Load() && r.Iterations > 1 {
 			// The budget ran out during this schedule: the ones before
 			// it are the exploration. Only a first schedule that does
@@ -146,9 +153,14 @@ func Explore(cfg Config, body func()) *Result {
 	return r
 }
 
-func (x *Explorer) newIteration() *Iteration {
+func (x *Explorer) newIteration(n int) *Iteration {
+	first := x.cfg.FirstIteration
+	if first <= 0 {
+		first = 1
+	}
 	it := &Iteration{
 		x:       x,
+		mapSeed: mix(uint64(x.cfg.OrderSeed), uint64(first+n-1)),
 		objs:    make(map[unsafe.Pointer]*object),
 		hash:    fnvOffset,
 		epoch:   1,
@@ -166,10 +178,10 @@ func (x *Explorer) newIteration() *Iteration {
 
 // run runs one iteration to its end, or until deadline (if not zero), and
 // unwinds it.
-func (x *Explorer) run(body func(), deadline time.Time) *Iteration {
-	it := x.newIteration()
+func (x *Explorer) run(body func(), n int, deadline time.Time) *Iteration {
+	it := x.newIteration(n)
 	it.main = it.spawn(nil, 0, body, 0)
-	it.cur = it.main
+	it.setCur(it.main)
 	it.main.wake <- struct{}{}
 	if x.wait(it, deadline) {
 		it.stuck()
@@ -198,13 +210,14 @@ func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
 		over = t.C
 	}
 	bound := x.cfg.StuckAfter
-	var ticks <-chan time.Time
-	if bound > 0 {
-		tick := time.NewTicker(bound / 4)
-		defer tick.Stop()
-		ticks = tick.C
+	if x.tick == nil {
+		x.tick = time.NewTicker(reapAfter / 4)
+	} else {
+		x.tick.Reset(reapAfter / 4)
 	}
-	last, since := it.progress.Load(), time.Now()
+	tick := x.tick
+	defer tick.Stop()
+	last, since := it.gate.Load(), time.Now()
 	for {
 		select {
 		case <-it.done:
@@ -212,11 +225,17 @@ func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
 		case <-over:
 			it.overBudget.Store(true)
 			over = nil
-		case <-ticks:
-			if p := it.progress.Load(); p != last {
+		case <-tick.C:
+			if p := it.gate.Load(); p != last {
 				last, since = p, time.Now()
-			} else if time.Since(since) >= bound {
+				continue
+			}
+			idle := time.Since(since)
+			if bound > 0 && idle >= bound {
 				return true
+			}
+			if idle >= reapAfter && it.adoptions.Load() > 0 {
+				it.reap()
 			}
 		}
 	}
@@ -227,6 +246,7 @@ func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
 // next operation unwinds it.
 func (it *Iteration) stuck() {
 	g := it.cur
+	idle := it.held.Load() == nil
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	var stacks []string
@@ -235,17 +255,34 @@ func (it *Iteration) stuck() {
 			stacks = append(stacks, s)
 		}
 	}
-	gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Status: "running code the tool does not control", Stack: strings.Join(stacks, "\n\n")}
+	msg := fmt.Sprintf("goroutine %d made no progress for %v inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", g.ID, it.x.cfg.StuckAfter)
+	var gs []GoroutineInfo
+	if idle {
+		msg = fmt.Sprintf("no goroutine could run for %v: those that could go on are inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", it.x.cfg.StuckAfter)
+		for _, o := range it.live {
+			if o.state == gOut {
+				gs = append(gs, GoroutineInfo{ID: o.ID, Main: o == it.main, SpawnSite: o.spawnSite, Status: "running code the tool does not control"})
+			}
+		}
+		if len(gs) > 0 {
+			gs[0].Stack = strings.Join(stacks, "\n\n")
+		}
+	} else {
+		gs = []GoroutineInfo{{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Status: "running code the tool does not control", Stack: strings.Join(stacks, "\n\n")}}
+	}
 	it.finding = &Finding{
 		Kind:       KindStuck,
-		Message:    fmt.Sprintf("goroutine %d made no progress for %v inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", g.ID, it.x.cfg.StuckAfter),
-		Goroutines: []GoroutineInfo{gi},
+		Message:    msg,
+		Goroutines: gs,
 		Trace:      it.trace,
 	}
 	it.wantStacks = true
 	it.ended = true
-	g.abort = true
-	g.state = gDone // not waited for
+	it.closeDone() // arrivals from uncontrolled code stop waiting
+	if !idle {
+		g.abort = true
+		g.state = gDone // not waited for
+	}
 }
 
 // unwind ends every goroutine of a finished iteration. Goroutines parked by
@@ -253,7 +290,9 @@ func (it *Iteration) stuck() {
 // whose scheduler operations unwind too instead of running.
 func (it *Iteration) unwind() {
 	for _, g := range it.gs {
-		if g.state == gDone {
+		if g.state == gDone || g.state == gOut {
+			// One in uncontrolled code unwinds when it comes back, or
+			// runs on natively if it was adopted (comeBack).
 			continue
 		}
 		g.abort = true

@@ -88,6 +88,8 @@ func (it *Iteration) livelock() *Finding {
 func (it *Iteration) info(g *G) GoroutineInfo {
 	gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite}
 	switch {
+	case g.state == gOut:
+		gi.Status = "running code the tool does not control"
 	case g.state == gBlocked:
 		what := g.blockOp.String()
 		if g.blockObj != nil {

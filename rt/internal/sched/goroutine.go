@@ -12,6 +12,7 @@ const (
 	gReady   gstate = iota // at a scheduling point, or resumable
 	gBlocked               // parked on a primitive until another goroutine wakes it
 	gDone                  // exited
+	gOut                   // in code the tool does not control, without the schedule (adopt.go)
 )
 
 // G is a controlled goroutine.
@@ -29,6 +30,9 @@ type G struct {
 	lastRun int     // step at which it was last chosen
 	yieldAt int     // switches+1 at the time it yielded
 	abort   bool    // unwinding at the end of its iteration
+	adopted bool    // started by code the tool does not control (adopt.go)
+	out     bool    // lost the schedule while in uncontrolled code (adopt.go)
+	goid    int64   // the runtime's goroutine id of an adopted goroutine
 	exited  chan struct{}
 
 	// What a blocked goroutine waits for, for reports.
@@ -58,22 +62,44 @@ func (g *G) Iteration() *Iteration { return g.it }
 // Current returns the controlled goroutine running the caller, or nil when
 // the caller is not a controlled goroutine of a running exploration (then
 // the operation must run natively). A goroutine of an iteration that has
-// ended is unwound here.
-func Current() *G {
+// ended is unwound here. A goroutine started by uncontrolled code inside
+// the exploration (it inherited its creator's label) is adopted: it waits
+// for the schedule and becomes a controlled goroutine (adopt.go).
+func Current() *G { return current(true) }
+
+// CurrentNoAdopt is Current for operations that uncontrolled code calls
+// too (the methods of the runtime's contexts, reached from net/http's
+// goroutines): a goroutine started by uncontrolled code runs them natively
+// instead of being adopted.
+func CurrentNoAdopt() *G { return current(false) }
+
+func current(adopt bool) *G {
 	g := labeled()
 	if g == nil {
 		return nil
 	}
+	it := g.it
 	if gp := getg(); gp != g.gp && gp != 0 {
 		// A goroutine started natively by g, or by code g called (an
 		// httptest server's handler): it inherited g's label but is not
-		// g. It runs uncontrolled.
+		// g.
+		if adopt {
+			return it.adopt(gp)
+		}
 		return nil
 	}
-	if g.abort || g.it.ended {
+	if it.gate.Add(gateStep)&(bitTake|bitYield) != 0 || g.out {
+		// The schedule was taken over while g ran uncontrolled code.
+		return it.comeBack(g)
+	}
+	if g.abort || it.ended {
+		if g.adopted {
+			setLabel(nil) // not ours to unwind: it goes on natively
+			return nil
+		}
 		runtime.Goexit()
 	}
-	if g.it.cur != g {
+	if it.cur != g {
 		// The same, on an architecture without getg: g itself is parked,
 		// so the caller must be another goroutine.
 		return nil
@@ -107,13 +133,18 @@ func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G 
 func (it *Iteration) run(g *G, f func()) {
 	g.gp = getg()
 	setLabel(&g.lab)
-	<-g.wake
+	g.parkStart()
 	if g.abort {
 		it.unwound(g)
 		return
 	}
 	completed := false
 	defer func() {
+		if !g.abort {
+			// f may have returned from uncontrolled code after losing
+			// the schedule: take it back before touching the state.
+			g.reenter()
+		}
 		if completed {
 			it.exit(g, nil, false)
 			return
@@ -146,6 +177,9 @@ func (g *G) park() {
 		runtime.Goexit()
 	}
 }
+
+// parkStart waits until g is chosen for the first time.
+func (g *G) parkStart() { <-g.wake }
 
 func stackOf() string {
 	buf := make([]byte, 16<<10)

@@ -15,6 +15,7 @@ package sched
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -31,6 +32,19 @@ type Iteration struct {
 	live []*G // goroutines not yet exited, by id
 	cur  *G
 	main *G
+	// held is cur for goroutines that do not hold the schedule (arrivals
+	// from uncontrolled code); nil while every goroutine that can run is
+	// in uncontrolled code.
+	held atomic.Pointer[G]
+	// gate counts the running goroutine's entries into the runtime; its
+	// low bits are set by arrivals taking the schedule over (adopt.go).
+	gate      atomic.Int64
+	amu       sync.Mutex   // arrivals take the schedule over one at a time
+	arriving  atomic.Int32 // goroutines waiting in takeOver
+	adoptions atomic.Int32 // takeovers so far (adopt.go)
+	// holderGone: the last holderAway found the holder exited (set and
+	// read under amu).
+	holderGone bool
 
 	objs    map[unsafe.Pointer]*object
 	nextObj int32
@@ -52,7 +66,6 @@ type Iteration struct {
 	opts       []strategy.Option
 	pt         strategy.Point
 	race       *race.Detector
-	progress   atomic.Int64
 	overBudget atomic.Bool // set by the explorer when the budget ran out
 	wantStacks bool
 
@@ -63,6 +76,9 @@ type Iteration struct {
 	skipped    bool
 	logs       []string
 
+	mapSeed   uint64 // orders of map ranges (maporder.go)
+	mapRanges uint64
+
 	early        []EarlyTimer
 	earlyDropped int           // early timers beyond earlyLimit
 	earlyMax     time.Duration // the longest stall of the early timers
@@ -70,6 +86,7 @@ type Iteration struct {
 	diverged     string
 	ended        bool
 	done         chan struct{}
+	doneOnce     sync.Once
 
 	rtScratch any // per-iteration state of package rt
 }
@@ -107,7 +124,6 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	g.pendObj = o
 	it.steps++
 	it.clock += stepQuantum
-	it.progress.Add(1)
 	if it.quiet() > it.x.cfg.MaxSteps && it.nextTimer() == nil {
 		it.fail(g, it.livelock())
 	}
@@ -278,9 +294,10 @@ func (it *Iteration) reschedule(g *G) {
 			return
 		}
 		it.switches++
-		it.cur = next
+		it.setCur(next)
+		done := g == nil || g.state == gDone // read before next runs: it may wake g
 		next.wake <- struct{}{}
-		if g.state == gDone {
+		if done {
 			return
 		}
 		g.park()
@@ -307,13 +324,17 @@ func (it *Iteration) wakeUp(w *G) {
 // quiescent handles a point where nothing can run: the end of the
 // iteration, a deadlock, or leaked goroutines.
 func (it *Iteration) quiescent(g *G) {
+	if it.awaitingOut() {
+		it.idle(g)
+		return
+	}
 	if !it.mainDone {
 		it.fail(g, it.deadlock())
 		return
 	}
 	var leaked []*G
 	for _, l := range it.live {
-		if l.state != gDone {
+		if l.state != gDone && l.state != gOut {
 			leaked = append(leaked, l)
 		}
 	}
@@ -351,13 +372,17 @@ func (it *Iteration) diverge(g *G, why string) {
 func (it *Iteration) end(g *G) {
 	if !it.ended {
 		it.ended = true
-		close(it.done)
+		it.closeDone()
 	}
 	if g != nil && g.state != gDone {
 		g.park() // woken only to unwind
 		panic("unreachable: parked goroutine resumed after its iteration ended")
 	}
 }
+
+// closeDone closes it.done once: the holder ending the iteration and the
+// watchdog may both get there.
+func (it *Iteration) closeDone() { it.doneOnce.Do(func() { close(it.done) }) }
 
 // exit handles the end of g's function: normal return, panic or Goexit.
 func (it *Iteration) exit(g *G, p any, abnormal bool) {
