@@ -199,9 +199,15 @@ func (it *Iteration) stuck() {
 		}
 	}
 	gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Status: "running code the tool does not control", Stack: strings.Join(stacks, "\n\n")}
+	where := "real I/O, a system call, or an uninstrumented package blocking natively"
+	if len(stacks) > 0 {
+		if w := stuckWhere(stacks[0]); w != "" {
+			where = w
+		}
+	}
 	it.finding = &Finding{
 		Kind:       KindStuck,
-		Message:    fmt.Sprintf("goroutine %d made no progress for %v inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", g.ID, it.x.cfg.StuckAfter),
+		Message:    fmt.Sprintf("goroutine %d made no progress for %v inside code the tool does not control (%s)", g.ID, it.x.cfg.StuckAfter, where),
 		Goroutines: []GoroutineInfo{gi},
 		Trace:      it.trace,
 	}
