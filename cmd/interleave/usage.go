@@ -31,7 +31,11 @@ with a schedule file that "interleave replay" runs again.
 
 The source is instrumented into a cache directory ($INTERLEAVE_CACHE, else
 the user cache directory) and handed to go test with -overlay and -modfile:
-nothing in the module is written.
+nothing in the module is written. Dependencies are part of the program:
+every module of the build list is instrumented, except the standard
+library, and cached by module version, so that synchronization inside a
+dependency (a semaphore, a worker pool, a mock clock) is explored and
+controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
 	-strategy S       random, pct or dfs (default random)
