@@ -104,7 +104,7 @@ func (k *keyer) key(p *packages.Package) (string, error) {
 	switch m := p.Module; {
 	case m == nil && p.PkgPath != fileArgsPackage:
 		b.WriteString("std\n") // the toolchain version is in the salt
-	case m.Replace == nil && m.Version != "":
+	case m != nil && m.Replace == nil && m.Version != "":
 		// An immutable module version from the module cache: keyed by
 		// version, so that a cached run reads none of its files.
 		fmt.Fprintf(&b, "module %s@%s\nfiles %q\n", m.Path, m.Version, p.GoFiles)
