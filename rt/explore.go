@@ -120,6 +120,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	} else if stuck < 0 {
 		stuck = 0
 	}
+	epochMu.Lock() // explorations run one at a time (sched.Explore); Epoch is theirs
+	defer epochMu.Unlock()
+	Epoch = time.Now()
 	res := sched.Explore(sched.Config{
 		Strategy:   st,
 		Schedules:  opts.Schedules,

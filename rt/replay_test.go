@@ -131,6 +131,10 @@ func TestStuckInUncontrolledCode(t *testing.T) {
 	if rep.Kind != "stuck" || !strings.Contains(rep.Text, "replay_test.go") {
 		t.Errorf("got %q:\n%s", rep.Kind, rep.Text)
 	}
+	// The report says what the goroutine waits for, and where.
+	if !strings.Contains(rep.Message, `the Go runtime says "chan receive", in interleave.dev/rt_test.TestStuckInUncontrolledCode.func1 at replay_test.go:`) {
+		t.Errorf("the report does not say where it is stuck: %s", rep.Message)
+	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v to notice", d)
 	}
@@ -203,7 +207,7 @@ func TestNativeChildIsAdopted(t *testing.T) {
 		rt.WGGo(&wg, func() { rt.Gosched(0) }, 0)
 		now := make(chan time.Time)
 		go func() { now <- rt.Now(0) }()
-		if (<-now).Year() == rt.Epoch.Year() { // native receive: the test goroutine blocks while it runs
+		if (<-now).Equal(rt.Epoch) { // native receive: the test goroutine blocks while it runs; no timer fires
 			virtual++
 		}
 		rt.WGWait(&wg, 0)

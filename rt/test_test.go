@@ -67,6 +67,28 @@ func TestHelperFatalInCleanup(t *testing.T) {
 	})
 }
 
+// testingT is the interface through which assertion libraries (testify's
+// assert.TestingT) fail a test, out of the instrumenter's sight.
+type testingT interface {
+	Errorf(format string, args ...any)
+}
+
+func TestHelperFailsThroughInterface(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by TestFailureThroughInterfaceIsAFinding")
+	}
+	rt.Test(t, func(t *testing.T) {
+		var tt testingT = t
+		c := rt.MakeChan[int](1, 0)
+		rt.Go(func() { rt.Send(c, 1, 0) }, 0)
+		sel := rt.SelectStart(0)
+		rt.SelectRecv[int](sel, c)
+		if sel.Do(true) == -1 {
+			tt.Errorf("nothing received yet")
+		}
+	})
+}
+
 func runHelper(t *testing.T, name string, cfg wire.Config) (string, []wire.Result) {
 	t.Helper()
 	dir := t.TempDir()
@@ -184,5 +206,18 @@ func TestFindingNotReproducedAloneIsNotReported(t *testing.T) {
 	}
 	if strings.Contains(out, "replay: interleave replay") {
 		t.Errorf("reported as a finding:\n%s", out)
+	}
+}
+
+// TestFailureThroughInterfaceIsAFinding checks that a test failed through
+// its *testing.T natively (an assertion library's interface) is reported as
+// a finding of the schedule that failed it, and stops the exploration.
+func TestFailureThroughInterfaceIsAFinding(t *testing.T) {
+	out, res := runHelper(t, "TestHelperFailsThroughInterface", wire.Config{Schedules: 200, Seed: 1})
+	if len(res) != 1 || res[0].Outcome != wire.OutcomeFinding || res[0].Kind != "test failure" {
+		t.Fatalf("results %+v\n%s", res, out)
+	}
+	if n := strings.Count(out, "nothing received yet"); n != 1 {
+		t.Errorf("the failure is printed %d times, want once (exploration stops at it):\n%s", n, out)
 	}
 }

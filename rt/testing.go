@@ -190,6 +190,16 @@ var testState struct {
 
 func runTest(t *testing.T, body func(t *testing.T)) {
 	testState.cleanups, testState.ctx, testState.cancel = nil, nil, nil
+	failed := t.Failed()
+	defer func() {
+		// A helper library that fails the test through an interface of
+		// its own (testify's assert.TestingT) reaches *testing.T
+		// natively, past the T functions: its messages are printed as
+		// they come, but the schedule that failed it is a finding too.
+		if g := cur(); g != nil && !failed && !g.Failed() && t.Failed() {
+			g.Fail("the test was failed through its *testing.T directly (by a helper that takes an interface, such as testify's assert and require), in this schedule; its messages are printed above the report")
+		}
+	}()
 	defer runCleanups()
 	body(t)
 }

@@ -11,8 +11,16 @@ import (
 // Inside an exploration time is virtual: every iteration starts at Epoch
 // and the clock moves only when a timer fires, which the strategy decides.
 
-// Epoch is the virtual time at which every iteration starts.
-var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+// Epoch is the virtual time at which every iteration starts: the wall
+// clock (with its monotonic reading) when the current exploration began,
+// so that a time read natively before it, such as a package-level
+// "var start = time.Now()" that a library measures durations from, is
+// earlier than every virtual time, as it is in a real run. Explore sets it
+// before any controlled goroutine runs; only controlled code reads it.
+var Epoch time.Time
+
+// epochMu keeps Epoch for the exploration that set it.
+var epochMu sync.Mutex
 
 // Sleep replaces time.Sleep.
 func Sleep(d time.Duration, s Site) {

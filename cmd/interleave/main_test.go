@@ -65,6 +65,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"test", "-goroutines=-1"}, "must not be negative"},
 		{[]string{"test", "-choices=-1"}, "must not be negative"},
 		{[]string{"test", "-modfile=x.mod"}, "interleave sets -modfile itself"},
+		{[]string{"test", "-instrument=main,golang.org/x/sync"}, "want all, main, or comma-separated package patterns"},
 		{[]string{"replay"}, "want exactly one schedule file"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{nil, "Usage:"},
@@ -83,11 +84,30 @@ func TestHelpAndVersion(t *testing.T) {
 	if code, stdout, _ := cli(t, "help"); code != 0 || !strings.Contains(stdout, "interleave replay") {
 		t.Errorf("help: exit %d\n%s", code, stdout)
 	}
-	if code, stdout, _ := cli(t, "help", "test"); code != 0 || !strings.Contains(stdout, "-strategy") {
+	if code, stdout, _ := cli(t, "help", "test"); code != 0 || !strings.Contains(stdout, "-strategy") || !strings.Contains(stdout, "every module of the build list is instrumented") {
 		t.Errorf("help test: exit %d\n%s", code, stdout)
 	}
 	if code, stdout, _ := cli(t, "version"); code != 0 || !strings.HasPrefix(stdout, "interleave ") || !strings.Contains(stdout, "runtime ") {
 		t.Errorf("version: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestInstrumentFlag checks -instrument and the retired -instrument-deps,
+// which still runs, with a note that it is the default.
+func TestInstrumentFlag(t *testing.T) {
+	var c commonFlags
+	var stderr bytes.Buffer
+	fs := newFlagSet("test", testUsage, &stderr)
+	c.define(fs)
+	if _, _, err := parseInterspersed(fs, []string{"-instrument=main", "-instrument-deps", "-dep-warnings", "./..."}); err != nil {
+		t.Fatal(err)
+	}
+	opts := c.options(&bytes.Buffer{}, &stderr)
+	if opts.Scope.String() != "main" || !opts.DepWarnings {
+		t.Errorf("options %+v", opts)
+	}
+	if !strings.Contains(stderr.String(), "-instrument-deps is retired") {
+		t.Errorf("no note about -instrument-deps:\n%s", stderr.String())
 	}
 }
 

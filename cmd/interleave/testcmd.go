@@ -16,7 +16,9 @@ import (
 type commonFlags struct {
 	tags           string
 	dir            string
+	scope          driver.Scope
 	instrumentDeps bool
+	depWarnings    bool
 	scheduleDir    string
 	goFlags        []string
 }
@@ -24,20 +26,32 @@ type commonFlags struct {
 func (c *commonFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&c.tags, "tags", "", "build tags, as for go test")
 	fs.StringVar(&c.dir, "C", "", "run in directory `dir`")
-	fs.BoolVar(&c.instrumentDeps, "instrument-deps", false, "also instrument dependency modules")
+	fs.Func("instrument", "all, main, or package patterns", func(v string) error {
+		s, err := driver.ParseScope(v)
+		c.scope = s
+		return err
+	})
+	fs.BoolVar(&c.instrumentDeps, "instrument-deps", false, "retired: the default")
+	fs.BoolVar(&c.depWarnings, "dep-warnings", false, "list every warning about dependency modules")
 	fs.StringVar(&c.scheduleDir, "schedule-dir", "", "directory for schedule files")
 	passThrough(fs, &c.goFlags)
 }
 
+// options returns the driver options of the flags; stderr also receives
+// the note about the retired -instrument-deps.
 func (c *commonFlags) options(stdout, stderr io.Writer) driver.Options {
+	if c.instrumentDeps {
+		fmt.Fprintln(stderr, "interleave: note: -instrument-deps is retired: every module is instrumented by default (-instrument=main narrows it)")
+	}
 	return driver.Options{
-		Dir:            c.dir,
-		Tags:           c.tags,
-		GoFlags:        c.goFlags,
-		InstrumentDeps: c.instrumentDeps,
-		Instrument:     instrumentFile,
-		Stdout:         stdout,
-		Stderr:         stderr,
+		Dir:         c.dir,
+		Tags:        c.tags,
+		GoFlags:     c.goFlags,
+		Scope:       c.scope,
+		DepWarnings: c.depWarnings,
+		Instrument:  instrumentFile,
+		Stdout:      stdout,
+		Stderr:      stderr,
 	}
 }
 

@@ -31,7 +31,11 @@ with a schedule file that "interleave replay" runs again.
 
 The source is instrumented into a cache directory ($INTERLEAVE_CACHE, else
 the user cache directory) and handed to go test with -overlay and -modfile:
-nothing in the module is written.
+nothing in the module is written. Dependencies are part of the program:
+every module of the build list is instrumented, except the standard
+library, and cached by module version, so that synchronization inside a
+dependency (a semaphore, a worker pool, a mock clock) is explored and
+controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
 	-strategy S       random, pct or dfs (default random)
@@ -66,8 +70,15 @@ Exploration flags:
 	                  -timers=stall (default 100ms; 0 is -timers=idle)
 	-schedule-dir DIR where schedule files are written (default: in the
 	                  cache directory)
-	-instrument-deps  also instrument dependency modules (never the
-	                  standard library)
+	-instrument S     what is instrumented: all (default), every module of
+	                  the build list (the main module, its dependencies,
+	                  replaced and vendored modules) but the standard
+	                  library; main, the main module only; or a comma-
+	                  separated list of package patterns or module paths
+	                  (golang.org/x/sync/...) instrumented besides the main
+	                  module. Replay a schedule with the same value.
+	-dep-warnings     list every instrumenter warning about dependency
+	                  modules (default: one line per module)
 
 go test flags, passed through: -run, -skip, -v, -count, -timeout, -json,
 -failfast, -short, -shuffle, -parallel, -tags, -cover..., -cpu, -list, the
@@ -93,7 +104,9 @@ the tool does not control, such as iterating over a map or real I/O).
 
 Flags:
 	-v, -json, -timeout, -tags, -C, -x, -gcflags, ... as for interleave test
-	-instrument-deps  also instrument dependency modules
+	-instrument S     as for interleave test; replay with the value the
+	                  schedule was recorded with
+	-dep-warnings     as for interleave test
 `
 
 // runHelp prints the help of a command.

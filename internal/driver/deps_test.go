@@ -9,7 +9,9 @@ import (
 	"testing"
 )
 
-func TestInstrumentDeps(t *testing.T) {
+// TestInstrumentScope checks that dependency modules are instrumented by
+// default, and that -instrument narrows it.
+func TestInstrumentScope(t *testing.T) {
 	skipShort(t)
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
@@ -20,23 +22,30 @@ func TestInstrumentDeps(t *testing.T) {
 		"main/m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif Three() != 3 {\n\t\tt.Fatal(Three())\n\t}\n}\n",
 	})
 	dir := filepath.Join(root, "main")
-	for _, deps := range []bool{false, true} {
+	for _, tc := range []struct {
+		scope string
+		deps  bool
+	}{{"", true}, {"all", true}, {"main", false}, {"example.com/dep", true}, {"example.com/d...", true}, {"example.com/other/...", false}} {
+		scope, err := ParseScope(tc.scope)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var stdout, stderr bytes.Buffer
 		cache := t.TempDir()
 		out, err := Test(context.Background(), Options{
-			Dir: dir, InstrumentDeps: deps, Instrument: standIn, ToolID: "deps-test",
+			Dir: dir, Scope: scope, Instrument: standIn, ToolID: "deps-test",
 			CacheDir: cache, Stdout: &stdout, Stderr: &stderr,
 		})
 		if err != nil || out.ExitCode() != ExitPass {
-			t.Fatalf("deps=%v: %v %+v\n%s\n%s", deps, err, out, stdout.String(), stderr.String())
+			t.Fatalf("-instrument=%s: %v %+v\n%s\n%s", tc.scope, err, out, stdout.String(), stderr.String())
 		}
 		overlays, _ := filepath.Glob(filepath.Join(cache, "overlay", "*.json"))
 		if len(overlays) != 1 {
 			t.Fatalf("overlays %v", overlays)
 		}
 		b := readFile(t, overlays[0])
-		if got := strings.Contains(b, filepath.Join(root, "dep", "dep.go")); got != deps {
-			t.Errorf("deps=%v: dep.go in overlay = %v:\n%s", deps, got, b)
+		if got := strings.Contains(b, filepath.Join(root, "dep", "dep.go")); got != tc.deps {
+			t.Errorf("-instrument=%s: dep.go in overlay = %v:\n%s", tc.scope, got, b)
 		}
 		if !strings.Contains(b, filepath.Join(dir, "m.go")) {
 			t.Errorf("m.go not in overlay:\n%s", b)
@@ -77,7 +86,7 @@ func TestInstrumentDepsFromModuleCache(t *testing.T) {
 	cache := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	out, err := Test(context.Background(), Options{
-		Dir: dir, InstrumentDeps: true, Instrument: standIn, ToolID: "modcache-test",
+		Dir: dir, Instrument: standIn, ToolID: "modcache-test",
 		CacheDir: cache, Stdout: &stdout, Stderr: &stderr,
 	})
 	if err != nil || out.ExitCode() != ExitPass {
@@ -101,12 +110,17 @@ func TestVendoredModuleBuildsFromModuleCache(t *testing.T) {
 		t.Skipf("go mod vendor: %v\n%s", err, out)
 	}
 	before := hashTree(t, dir)
-	r := runTest(t, sharedCacheDir, dir, nil)
+	cache := t.TempDir()
+	r := runTest(t, cache, dir, nil)
 	if r.err != nil || r.out.ExitCode() != ExitPass {
 		t.Fatalf("%v %+v\n%s\n%s", r.err, r.out, r.stdout, r.stderr)
 	}
 	if !strings.Contains(r.stderr, "-mod=mod") {
 		t.Errorf("no warning that the vendor directory is not used:\n%s", r.stderr)
+	}
+	mirrored, _ := filepath.Glob(filepath.Join(cache, "modules", "*", "errgroup", "errgroup.go"))
+	if len(mirrored) != 1 || !strings.Contains(readFile(t, mirrored[0]), "interleave_rt") {
+		t.Errorf("the vendored errgroup is not instrumented in a module mirror: %v", mirrored)
 	}
 	if hashTree(t, dir) != before {
 		t.Error("the run wrote into the user's tree")

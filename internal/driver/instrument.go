@@ -90,10 +90,9 @@ func selectUnits(all []*packages.Package, instrumentable func(*packages.Package)
 // of the keys of everything it imports, so that a unit's key changes when
 // anything that can change its instrumentation changes.
 type keyer struct {
-	salt           string
-	instrumentable func(*packages.Package) bool
-	memo           map[string]string
-	fileHash       map[string]string
+	salt     string
+	memo     map[string]string
+	fileHash map[string]string
 }
 
 func (k *keyer) key(p *packages.Package) (string, error) {
@@ -105,8 +104,9 @@ func (k *keyer) key(p *packages.Package) (string, error) {
 	switch m := p.Module; {
 	case m == nil && p.PkgPath != fileArgsPackage:
 		b.WriteString("std\n") // the toolchain version is in the salt
-	case !k.instrumentable(p) && m.Replace == nil && m.Version != "":
-		// An immutable module version from the module cache.
+	case m != nil && m.Replace == nil && m.Version != "":
+		// An immutable module version from the module cache: keyed by
+		// version, so that a cached run reads none of its files.
 		fmt.Fprintf(&b, "module %s@%s\nfiles %q\n", m.Path, m.Version, p.GoFiles)
 	default:
 		if m != nil {
@@ -231,6 +231,7 @@ func instrumentUnit(cacheDir string, p *packages.Package, u *unit, instrument In
 			c.Warnings = append(c.Warnings, cachedWarning{File: f, Msg: "not instrumented: cgo file"})
 			continue
 		}
+		assumeGoVersion(p, file)
 		out, warns, err := instrument(p.Fset, file, p.Types, p.TypesInfo, f)
 		for _, w := range warns {
 			c.Warnings = append(c.Warnings, cachedWarning{File: w.Pos.Filename, Line: w.Pos.Line, Col: w.Pos.Column, Msg: w.Msg})
@@ -251,6 +252,28 @@ func instrumentUnit(cacheDir string, p *packages.Package, u *unit, instrument In
 	return c, nil
 }
 
+// defaultGoVersion is the language version the go command assumes for a
+// module whose go.mod has no go line, or that has no go.mod at all
+// (+incompatible versions).
+const defaultGoVersion = "go1.16"
+
+// assumeGoVersion records in p's type information the language version the
+// go command compiles file at when the type checker had none: a module
+// without a go line is go 1.16 to the go command, but go/packages then
+// type-checks it with no version, and the instrumenter, which upgrades files
+// older than generics, must know.
+func assumeGoVersion(p *packages.Package, file *ast.File) {
+	if p.Module == nil || p.Module.GoVersion != "" || p.TypesInfo == nil || p.Types.GoVersion() != "" {
+		return
+	}
+	if p.TypesInfo.FileVersions == nil {
+		p.TypesInfo.FileVersions = map[*ast.File]string{}
+	}
+	if p.TypesInfo.FileVersions[file] == "" {
+		p.TypesInfo.FileVersions[file] = defaultGoVersion
+	}
+}
+
 func (r *instrumentation) add(c *cachedUnit) {
 	for f, dst := range c.Replace {
 		r.Replace[f] = dst
@@ -261,8 +284,9 @@ func (r *instrumentation) add(c *cachedUnit) {
 }
 
 // instrumentGraph instruments the packages of the graph that belong to the
-// main module (and, with InstrumentDeps, to dependency modules), from the
-// cache where it can.
+// main module and to the dependency modules o.Scope selects, from the cache
+// where it can. Dependencies are not instrumented when the main module is
+// the runtime's own (interleave.dev), which is built without -modfile.
 func instrumentGraph(ctx context.Context, o Options, ws *workspace, all []*packages.Package) (*instrumentation, error) {
 	instrumentable := func(p *packages.Package) bool {
 		if isTestMain(p) || isRuntimePackage(p.PkgPath) || len(p.GoFiles) == 0 {
@@ -271,13 +295,15 @@ func instrumentGraph(ctx context.Context, o Options, ws *workspace, all []*packa
 		if p.Module == nil { // the standard library, or files named on the command line
 			return p.PkgPath == fileArgsPackage && within(ws.mod.Dir, p.GoFiles[0])
 		}
-		return p.Module.Main || o.InstrumentDeps
+		if p.Module.Main {
+			return true
+		}
+		return ws.mod.Path != RuntimeModule && o.Scope.includesDep(p)
 	}
 	k := &keyer{
-		salt:           strings.Join([]string{"interleave instrumentation v1", o.ToolID, ws.goe.GOVERSION, ws.goe.GOOS, ws.goe.GOARCH, RuntimeImport}, "\n"),
-		instrumentable: instrumentable,
-		memo:           map[string]string{},
-		fileHash:       map[string]string{},
+		salt:     strings.Join([]string{"interleave instrumentation v1", o.ToolID, ws.goe.GOVERSION, ws.goe.GOOS, ws.goe.GOARCH, RuntimeImport}, "\n"),
+		memo:     map[string]string{},
+		fileHash: map[string]string{},
 	}
 	units := selectUnits(all, instrumentable)
 	for _, u := range units {

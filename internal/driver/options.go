@@ -25,9 +25,12 @@ type Options struct {
 	// Config is the exploration configuration handed to the test binaries.
 	// The driver sets Results, and ScheduleDir when empty.
 	Config wire.Config
-	// InstrumentDeps extends instrumentation from the main module to the
-	// packages of dependency modules (never the standard library).
-	InstrumentDeps bool
+	// Scope selects the dependency modules instrumented besides the main
+	// module; the zero Scope selects every module but the standard library.
+	Scope Scope
+	// DepWarnings prints every instrumenter warning about dependency
+	// modules; by default they are summed up in one line per module.
+	DepWarnings bool
 	// Instrument rewrites one file; it is required.
 	Instrument InstrumentFunc
 	// ToolID identifies the instrumenter in the cache keys of instrumented

@@ -41,7 +41,7 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	timing.lap(fmt.Sprintf("instrument (%d units, %d cached)", ins.Units, ins.Cached))
-	printWarnings(o.Stderr, o.Dir, ins.Warnings)
+	printWarnings(o.Stderr, o.Dir, ins.Warnings, ins.Modules, o.DepWarnings)
 
 	args, err := injectRuntime(ctx, o, ws, ins)
 	if err != nil {

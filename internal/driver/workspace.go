@@ -33,6 +33,12 @@ func newWorkspace(ctx context.Context, o Options) (*workspace, error) {
 		return nil, err
 	}
 	ws.load = loadConfig{Dir: o.Dir, Env: ws.env}
+	if vendored(ws.mod.Dir) && !hasFlag(o.GoFlags, "mod") {
+		// The build reads dependencies from the module cache (see
+		// injectRuntime): load the files it will compile, not the
+		// vendored copies, so that those are the ones instrumented.
+		ws.load.BuildFlags = append(ws.load.BuildFlags, "-mod=mod")
+	}
 	if o.Tags != "" {
 		ws.load.BuildFlags = append(ws.load.BuildFlags, "-tags="+o.Tags)
 	}

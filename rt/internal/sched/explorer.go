@@ -255,10 +255,16 @@ func (it *Iteration) stuck() {
 			stacks = append(stacks, s)
 		}
 	}
-	msg := fmt.Sprintf("goroutine %d made no progress for %v inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", g.ID, it.x.cfg.StuckAfter)
+	where := "real I/O, a system call, or an uninstrumented package blocking natively"
+	if len(stacks) > 0 {
+		if w := stuckWhere(stacks[0]); w != "" {
+			where = w
+		}
+	}
+	msg := fmt.Sprintf("goroutine %d made no progress for %v inside code the tool does not control (%s)", g.ID, it.x.cfg.StuckAfter, where)
 	var gs []GoroutineInfo
 	if idle {
-		msg = fmt.Sprintf("no goroutine could run for %v: those that could go on are inside code the tool does not control (real I/O, a system call, or an uninstrumented package blocking natively)", it.x.cfg.StuckAfter)
+		msg = fmt.Sprintf("no goroutine could run for %v: those that could go on are inside code the tool does not control (%s)", it.x.cfg.StuckAfter, where)
 		for _, o := range it.live {
 			if o.state == gOut {
 				gs = append(gs, GoroutineInfo{ID: o.ID, Main: o == it.main, SpawnSite: o.spawnSite, Status: "running code the tool does not control"})

@@ -1,0 +1,7 @@
+//go:build unix
+// +build unix
+
+package tagged
+
+// Put sends v.
+func (q *Queue) Put(v int) { q.c <- v }
