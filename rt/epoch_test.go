@@ -22,7 +22,8 @@ func TestVirtualTimeIsAfterNativeTime(t *testing.T) {
 			panic("virtual time is before a time read natively before the exploration")
 		}
 		rt.Sleep(time.Second, 0)
-		if d := rt.Since(processStart, 0) - d0; d != time.Second {
+		// The clock also moves a little with every scheduling point.
+		if d := rt.Since(processStart, 0) - d0; d < time.Second || d > time.Second+time.Millisecond {
 			panic("a virtual second is not one: " + d.String())
 		}
 	})

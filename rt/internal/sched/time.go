@@ -17,8 +17,12 @@ import (
 // timeouts race with work under the strategy's control. A time.Sleep
 // never waits for the wall clock.
 
-// stepQuantum is the virtual time one scheduling point takes.
-const stepQuantum = int64(time.Microsecond)
+// stepQuantum is the virtual time one scheduling point takes: about what
+// a synchronization operation costs on real hardware. Much more would make
+// cheap loops look slow (a thousand calls of an unlimited rate limiter
+// asserted to take under a millisecond); any positive amount makes a
+// deadline checked right after a sleep of its length expire.
+const stepQuantum = int64(10 * time.Nanosecond)
 
 // leakGrace is how much virtual time may pass after the test function
 // returns while the remaining goroutines finish, before those still
