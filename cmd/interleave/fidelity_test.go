@@ -299,3 +299,89 @@ func checkFidelity(t *testing.T, results map[string]wire.Result, want map[string
 		}
 	}
 }
+
+// TestFidelitySynctest runs tests written with testing/synctest: inside an
+// exploration a bubble is the exploration itself, and synctest.Wait returns
+// once the other goroutines are blocked.
+func TestFidelitySynctest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/bubble\n\ngo 1.26\n",
+		"bubble_test.go": `package bubble
+
+import (
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// Wait returns only once the goroutine has set ready and blocked.
+func TestSynctestWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		ready := false
+		c := make(chan int)
+		go func() {
+			mu.Lock()
+			ready = true
+			mu.Unlock()
+			<-c
+		}()
+		synctest.Wait()
+		mu.Lock()
+		r := ready
+		mu.Unlock()
+		if !r {
+			t.Fatal("Wait returned before the goroutine blocked")
+		}
+		c <- 1
+	})
+}
+
+// Time in a bubble moves when every goroutine is blocked.
+func TestSynctestSleep(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		time.Sleep(time.Hour)
+		if d := time.Since(start); d < time.Hour {
+			t.Fatalf("slept %v", d)
+		}
+	})
+}
+
+// A data race inside a bubble is found.
+func TestSynctestRace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := 0
+		done := make(chan bool)
+		go func() { n++; done <- true }()
+		n++
+		<-done
+	})
+}
+`,
+	})
+	var stdout, stderr bytes.Buffer
+	out, err := driver.Test(context.Background(), driver.Options{
+		Dir:        dir,
+		Patterns:   []string{"."},
+		Config:     wire.Config{Schedules: 100, Seed: 1},
+		Instrument: instrumentFile,
+		Stdout:     &stdout,
+		Stderr:     &stderr,
+	})
+	if err != nil {
+		t.Fatalf("interleave test: %v\n%s", err, stderr.String())
+	}
+	results := make(map[string]wire.Result)
+	for _, r := range out.Results {
+		results[r.Test] = r
+	}
+	checkFidelity(t, results, map[string]string{"TestSynctestWait": "", "TestSynctestSleep": "", "TestSynctestRace": "data race"})
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+}

@@ -57,7 +57,8 @@
 //     Until, Timer.Stop/Reset, Ticker.Stop/Reset. context: WithCancel,
 //     WithCancelCause, WithTimeout, WithTimeoutCause, WithDeadline,
 //     WithDeadlineCause, AfterFunc, WithoutCancel, Cause. runtime: Gosched,
-//     Goexit. Package functions used as values become function literals.
+//     Goexit. testing/synctest: Test, Wait (an exploration is a bubble of
+//     its own). Package functions used as values become function literals.
 //   - Calls that end the process: os.Exit(c) -> rt.Exit(c, site);
 //     log.Fatal, Fatalf, Fatalln -> rt.LogFatal(site, args...) and so on;
 //     (*log.Logger).Fatal* -> rt.LoggerFatal(l, site, args...) (the

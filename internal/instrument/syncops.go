@@ -39,6 +39,11 @@ var funcTable = map[string]map[string]string{
 		"Gosched": "Gosched",
 		"Goexit":  "Goexit",
 	},
+	// An exploration's virtual clock is a synctest bubble of its own.
+	"testing/synctest": {
+		"Test": "SynctestTest",
+		"Wait": "SynctestWait",
+	},
 }
 
 func atomicFuncs() map[string]string {

@@ -120,6 +120,29 @@ func (g *G) Yield(site uint32) {
 	g.it.step(g, event.OpYield, nil, site)
 }
 
+// WaitIdle is testing/synctest.Wait inside an exploration: it yields
+// until no other goroutine of the iteration can run, that is until they
+// are all blocked (on channels, locks, or timers, which do not fire while
+// the caller can run under the default timer policy).
+func (g *G) WaitIdle(site uint32) {
+	for {
+		g.Yield(site)
+		if !g.it.othersCanRun(g) {
+			return
+		}
+	}
+}
+
+// othersCanRun reports whether a goroutine other than g can run.
+func (it *Iteration) othersCanRun(g *G) bool {
+	for _, o := range it.live {
+		if o != g && it.enabled(o) {
+			return true
+		}
+	}
+	return false
+}
+
 // Go starts f in a new controlled goroutine.
 func (g *G) Go(f func(), site uint32) {
 	it := g.it
