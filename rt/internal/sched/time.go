@@ -18,11 +18,15 @@ import (
 // never waits for the wall clock.
 
 // stepQuantum is the virtual time one scheduling point takes: about what
-// a synchronization operation costs on real hardware. Much more would make
-// cheap loops look slow (a thousand calls of an unlimited rate limiter
-// asserted to take under a millisecond); any positive amount makes a
-// deadline checked right after a sleep of its length expire.
-const stepQuantum = int64(10 * time.Nanosecond)
+// a synchronization operation or shared access and the code around it
+// cost on real hardware. It sets how fast virtual time passes in code that
+// never blocks: much more would make cheap loops look slow (a thousand
+// calls of an unlimited rate limiter asserted to take under a
+// millisecond), much less would make a loop that runs until a timer
+// fires (a one-second stress test) take millions of points. Any positive
+// amount makes a deadline checked right after a sleep of its length
+// expire.
+const stepQuantum = int64(500 * time.Nanosecond)
 
 // leakGrace is how much virtual time may pass after the test function
 // returns while the remaining goroutines finish, before those still
