@@ -8,11 +8,13 @@ import (
 )
 
 // SynctestTest replaces synctest.Test. Inside an exploration f runs in the
-// calling goroutine: the exploration's virtual clock already is what a
-// bubble gives (time moves when goroutines are blocked), and its
-// goroutines are controlled goroutines like any other.
+// calling goroutine, its goroutines are controlled goroutines like any
+// other, and the virtual clock keeps the bubble's promise: it stands still
+// while code runs, and no timer fires before its time.
 func SynctestTest(t *testing.T, f func(*testing.T), s Site) {
-	if cur() != nil {
+	if g := cur(); g != nil {
+		g.EnterBubble()
+		defer g.LeaveBubble()
 		f(t)
 		return
 	}

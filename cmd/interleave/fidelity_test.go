@@ -352,6 +352,38 @@ func TestSynctestSleep(t *testing.T) {
 	})
 }
 
+// In a bubble the clock stands still while code runs.
+func TestSynctestClockStill(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		var mu sync.Mutex
+		for i := 0; i < 100; i++ {
+			mu.Lock()
+			mu.Unlock()
+		}
+		if d := time.Since(start); d != 0 {
+			t.Fatalf("the clock moved %v while code ran", d)
+		}
+		time.Sleep(time.Millisecond)
+		if d := time.Since(start); d != time.Millisecond {
+			t.Fatalf("slept %v", d)
+		}
+	})
+}
+
+// In a bubble a timer fires only when every goroutine is blocked.
+func TestSynctestTimeoutAfterWork(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := make(chan int)
+		go func() { c <- 1 }()
+		select {
+		case <-c:
+		case <-time.After(time.Millisecond):
+			t.Fatal("the timeout won while the sender could run")
+		}
+	})
+}
+
 // A data race inside a bubble is found.
 func TestSynctestRace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -380,7 +412,10 @@ func TestSynctestRace(t *testing.T) {
 	for _, r := range out.Results {
 		results[r.Test] = r
 	}
-	checkFidelity(t, results, map[string]string{"TestSynctestWait": "", "TestSynctestSleep": "", "TestSynctestRace": "data race"})
+	checkFidelity(t, results, map[string]string{
+		"TestSynctestWait": "", "TestSynctestSleep": "", "TestSynctestClockStill": "",
+		"TestSynctestTimeoutAfterWork": "", "TestSynctestRace": "data race",
+	})
 	if t.Failed() {
 		t.Logf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	}

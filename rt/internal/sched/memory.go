@@ -133,6 +133,14 @@ func (g *G) WaitIdle(site uint32) {
 	}
 }
 
+// EnterBubble and LeaveBubble bracket synctest.Test inside an exploration:
+// within, time moves only when every goroutine is blocked, and no timer
+// fires before its time.
+func (g *G) EnterBubble() { g.it.bubble++ }
+
+// LeaveBubble ends what EnterBubble began.
+func (g *G) LeaveBubble() { g.it.bubble-- }
+
 // othersCanRun reports whether a goroutine other than g can run.
 func (it *Iteration) othersCanRun(g *G) bool {
 	for _, o := range it.live {

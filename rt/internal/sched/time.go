@@ -76,6 +76,9 @@ const (
 // mayFireEarly reports whether firing t now, while goroutines could still
 // run, is an option.
 func (it *Iteration) mayFireEarly(t *timer) bool {
+	if it.bubble > 0 {
+		return false
+	}
 	switch it.x.cfg.Timers {
 	case TimersEager:
 		return true
