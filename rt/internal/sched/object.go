@@ -103,13 +103,28 @@ func (it *Iteration) objectByID(id int32) *object {
 	return nil
 }
 
-// objectNames names every object of the iteration by its kind, for reports.
+// objectNames names the objects of the trace kept for a report by their
+// kind. Only those: a run over a large data structure has millions of
+// memory words, and naming them all took long enough for the watchdog to
+// take the report's own work for code stuck outside the tool's control.
 func (it *Iteration) objectNames() map[int32]string {
-	m := make(map[int32]string, len(it.objs))
+	m := make(map[int32]string)
+	for _, ev := range it.trace {
+		if ev.Obj != 0 {
+			m[ev.Obj] = ""
+		}
+	}
 	for _, o := range it.objs {
-		m[o.id] = kindNames[o.kind]
-		if o.id2 != 0 {
+		if _, ok := m[o.id]; ok {
+			m[o.id] = kindNames[o.kind]
+		}
+		if _, ok := m[o.id2]; ok && o.id2 != 0 {
 			m[o.id2] = kindNames[o.kind]
+		}
+	}
+	for id, name := range m {
+		if name == "" {
+			delete(m, id) // a timer or pool: named by the event itself
 		}
 	}
 	return m
