@@ -37,9 +37,11 @@ type Options struct {
 	Timers string
 	Stall  time.Duration
 	// MaxGoroutines bounds the live goroutines of a schedule (default
-	// 100000); MaxChoices its choice points (default 10000000).
+	// 100000); MaxChoices its choice points (default 10000000);
+	// MaxObjects the objects it tracks (default 4000000).
 	MaxGoroutines int
 	MaxChoices    int
+	MaxObjects    int
 }
 
 // Report is the outcome of an exploration.
@@ -86,7 +88,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		if opts.Timers == "" {
 			opts.Timers = "eager" // the default of files written before the stall policy
 		}
-		opts.MaxGoroutines, opts.MaxChoices = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices
+		opts.MaxGoroutines, opts.MaxChoices, opts.MaxObjects = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices, opts.Replay.MaxObjects
 		opts.Seed = opts.Replay.Seed
 		first = opts.Replay.Iteration
 	}
@@ -136,6 +138,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Stall:      opts.Stall,
 
 		MaxGoroutines:  opts.MaxGoroutines,
+		MaxObjects:     opts.MaxObjects,
 		MaxChoices:     opts.MaxChoices,
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
@@ -172,6 +175,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			MaxSteps:  opts.MaxSteps,
 
 			MaxGoroutines: opts.MaxGoroutines,
+			MaxObjects:    opts.MaxObjects,
 			MaxChoices:    opts.MaxChoices,
 			Steps:         res.Steps,
 			EventHash:     rep.EventHash,

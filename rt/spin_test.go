@@ -273,3 +273,32 @@ func TestPendingTimerIsNoLivelock(t *testing.T) {
 		t.Fatalf("%s: %s", rep.Kind, rep.Message)
 	}
 }
+
+func TestTrackedObjectsAreBounded(t *testing.T) {
+	// Writing every word of a large buffer makes an object per word: the
+	// race detector's memory. Past -objects the schedule ends with a report
+	// naming the flag; a buffer within the bound passes.
+	write := func(words int) func() {
+		return func() {
+			buf := make([]uint64, words)
+			for i := range buf {
+				rt.Write(&buf[i], 0)
+				buf[i] = 1
+			}
+		}
+	}
+	rep, err := rt.Explore("Writer", rt.Options{Schedules: 1, MaxObjects: 10000, ScheduleDir: "-"}, write(20000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-objects raises it") {
+		t.Errorf("%s: %s", rep.Kind, rep.Message)
+	}
+	rep, err = rt.Explore("Writer", rt.Options{Schedules: 1, MaxObjects: 10000, ScheduleDir: "-"}, write(5000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Errorf("%s: %s", rep.Kind, rep.Message)
+	}
+}

@@ -61,6 +61,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		Stall:       time.Duration(cfg.Stall),
 
 		MaxGoroutines: cfg.MaxGoroutines,
+		MaxObjects:    cfg.MaxObjects,
 		MaxChoices:    cfg.MaxChoices,
 	}
 	if cfg.Strategy == "replay" {

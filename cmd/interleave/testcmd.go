@@ -72,6 +72,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		stall      time.Duration
 		goroutines int
 		choices    int
+		objects    int
 	)
 	fs := newFlagSet("test", testUsage, stderr)
 	fs.StringVar(&strategy, "strategy", "random", "random, pct or dfs")
@@ -87,6 +88,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&stall, "stall", time.Duration(wire.DefaultStall), "how early a timer may fire")
 	fs.IntVar(&goroutines, "goroutines", 0, "live goroutines per schedule")
 	fs.IntVar(&choices, "choices", 0, "choice points per schedule")
+	fs.IntVar(&objects, "objects", 0, "objects tracked per schedule")
 	common.define(fs)
 	patterns, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -131,6 +133,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 		MaxGoroutines: goroutines,
 		MaxChoices:    choices,
+		MaxObjects:    objects,
 	}
 	out, err := driver.Test(ctx, opts)
 	return finish(out, err, stderr)

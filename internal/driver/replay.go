@@ -41,6 +41,7 @@ func Replay(ctx context.Context, path string, opts Options) (*Outcome, error) {
 
 		MaxGoroutines: s.MaxGoroutines,
 		MaxChoices:    s.MaxChoices,
+		MaxObjects:    s.MaxObjects,
 		Package:       s.Package,
 		ScheduleDir:   opts.Config.ScheduleDir,
 	}

@@ -80,6 +80,10 @@ type Config struct {
 	// kept to be written and replayed; a schedule that exceeds it is
 	// reported as a resource limit (default 10000000).
 	MaxChoices int `json:"max_choices,omitempty"`
+	// MaxObjects bounds the objects (memory words, channels, locks...)
+	// one schedule tracks, the race detector's memory; a schedule that
+	// exceeds it is reported as a resource limit (default 4000000).
+	MaxObjects int `json:"max_objects,omitempty"`
 }
 
 // DefaultStall is how long before its time a timer may fire, by default,
@@ -252,6 +256,7 @@ type Schedule struct {
 	// the defaults).
 	MaxGoroutines int    `json:"max_goroutines,omitempty"`
 	MaxChoices    int    `json:"max_choices,omitempty"`
+	MaxObjects    int    `json:"max_objects,omitempty"`
 	Steps         int    `json:"steps"` // scheduling points of the run
 	EventHash     string `json:"event_hash"`
 	Choices       []int  `json:"choices"`

@@ -34,6 +34,10 @@ type Config struct {
 	// MaxChoices bounds the choice points of an iteration, its history
 	// (default 10000000).
 	MaxChoices int
+	// MaxObjects bounds the objects an iteration tracks (memory words,
+	// channels, locks...), the memory of the race detector (default
+	// 4000000).
+	MaxObjects int
 	// OrderSeed and FirstIteration choose the orders of map ranges: the
 	// n-th iteration (counting from FirstIteration, default 1) draws them
 	// from OrderSeed and n, so a schedule file's seed and iteration give
@@ -88,6 +92,9 @@ func Explore(cfg Config, body func()) *Result {
 	}
 	if cfg.MaxGoroutines <= 0 {
 		cfg.MaxGoroutines = 100000
+	}
+	if cfg.MaxObjects <= 0 {
+		cfg.MaxObjects = 4000000
 	}
 	if cfg.MaxChoices <= 0 {
 		cfg.MaxChoices = 10000000

@@ -137,6 +137,9 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	if len(it.live) > it.x.cfg.MaxGoroutines {
 		it.fail(g, it.limit(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", len(it.live))))
 	}
+	if len(it.objs) > it.x.cfg.MaxObjects {
+		it.fail(g, it.limit(fmt.Sprintf("the schedule tracks %d objects (memory words, channels, locks), more than its bound (-objects raises it)", len(it.objs))))
+	}
 	if it.overBudget.Load() {
 		it.fail(g, it.limit(fmt.Sprintf("the first schedule did not end within the budget of %v (a livelock, or a run that is just long: -budget raises it)", it.x.cfg.Budget)))
 	}
