@@ -38,7 +38,7 @@ type Options struct {
 	Stall  time.Duration
 	// MaxGoroutines bounds the live goroutines of a schedule (default
 	// 100000); MaxChoices its choice points (default 10000000);
-	// MaxObjects the objects it tracks (default 4000000).
+	// MaxObjects the objects it tracks (default 16000000).
 	MaxGoroutines int
 	MaxChoices    int
 	MaxObjects    int

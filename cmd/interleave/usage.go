@@ -57,7 +57,7 @@ Exploration flags:
 	                  resource limit (default 10000000)
 	-objects N        objects a schedule tracks (memory words, channels,
 	                  locks: the race detector's memory) before it is
-	                  reported as a resource limit (default 4000000)
+	                  reported as a resource limit (default 16000000)
 	-pct-depth N      bug depth of the pct strategy (default 3)
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)

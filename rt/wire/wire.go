@@ -82,7 +82,7 @@ type Config struct {
 	MaxChoices int `json:"max_choices,omitempty"`
 	// MaxObjects bounds the objects (memory words, channels, locks...)
 	// one schedule tracks, the race detector's memory; a schedule that
-	// exceeds it is reported as a resource limit (default 4000000).
+	// exceeds it is reported as a resource limit (default 16000000).
 	MaxObjects int `json:"max_objects,omitempty"`
 }
 

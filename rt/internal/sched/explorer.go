@@ -36,7 +36,7 @@ type Config struct {
 	MaxChoices int
 	// MaxObjects bounds the objects an iteration tracks (memory words,
 	// channels, locks...), the memory of the race detector (default
-	// 4000000).
+	// 16000000).
 	MaxObjects int
 	// OrderSeed and FirstIteration choose the orders of map ranges: the
 	// n-th iteration (counting from FirstIteration, default 1) draws them
@@ -94,7 +94,7 @@ func Explore(cfg Config, body func()) *Result {
 		cfg.MaxGoroutines = 100000
 	}
 	if cfg.MaxObjects <= 0 {
-		cfg.MaxObjects = 4000000
+		cfg.MaxObjects = 16000000
 	}
 	if cfg.MaxChoices <= 0 {
 		cfg.MaxChoices = 10000000
