@@ -256,11 +256,18 @@ func TestRangeVarCopied(t *testing.T) {
 // test's result.
 func runFidelity(t *testing.T, goLine, tests string) map[string]wire.Result {
 	t.Helper()
-	dir := writeModule(t, map[string]string{
+	return runFidelityModule(t, map[string]string{
 		"go.mod":      "module example.com/fid\n\ngo " + goLine + "\n",
 		"queue.go":    fidelityQueue,
 		"fid_test.go": "package fid\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n\nvar _ sync.Mutex\n" + tests,
 	})
+}
+
+// runFidelityModule writes a module of files and runs its tests under
+// interleave, 200 schedules each, returning each test's result.
+func runFidelityModule(t *testing.T, files map[string]string) map[string]wire.Result {
+	t.Helper()
+	dir := writeModule(t, files)
 	var stdout, stderr bytes.Buffer
 	out, err := driver.Test(context.Background(), driver.Options{
 		Dir:        dir,
@@ -307,7 +314,7 @@ func TestFidelitySynctest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	dir := writeModule(t, map[string]string{
+	results := runFidelityModule(t, map[string]string{
 		"go.mod": "module example.com/bubble\n\ngo 1.26\n",
 		"bubble_test.go": `package bubble
 
@@ -396,27 +403,8 @@ func TestSynctestRace(t *testing.T) {
 }
 `,
 	})
-	var stdout, stderr bytes.Buffer
-	out, err := driver.Test(context.Background(), driver.Options{
-		Dir:        dir,
-		Patterns:   []string{"."},
-		Config:     wire.Config{Schedules: 100, Seed: 1},
-		Instrument: instrumentFile,
-		Stdout:     &stdout,
-		Stderr:     &stderr,
-	})
-	if err != nil {
-		t.Fatalf("interleave test: %v\n%s", err, stderr.String())
-	}
-	results := make(map[string]wire.Result)
-	for _, r := range out.Results {
-		results[r.Test] = r
-	}
 	checkFidelity(t, results, map[string]string{
 		"TestSynctestWait": "", "TestSynctestSleep": "", "TestSynctestClockStill": "",
 		"TestSynctestTimeoutAfterWork": "", "TestSynctestRace": "data race",
 	})
-	if t.Failed() {
-		t.Logf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
-	}
 }
