@@ -42,6 +42,10 @@ type Options struct {
 	MaxGoroutines int
 	MaxChoices    int
 	MaxObjects    int
+	// Input is the input of a fuzz body call, in the corpus file format
+	// of go test (one value per line, such as int(5)), recorded in the
+	// schedule file.
+	Input []string
 }
 
 // Report is the outcome of an exploration.
@@ -180,6 +184,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Steps:         res.Steps,
 			EventHash:     rep.EventHash,
 			Choices:       append([]int{}, res.Choices...),
+			Input:         opts.Input,
 		}
 		if opts.Strategy == "replay" {
 			rep.Schedule.Iteration = opts.Replay.Iteration

@@ -27,7 +27,9 @@ const testUsage = `usage: interleave test [flags] [packages] [-args test binary 
 Test runs every selected test many times, each time under a different,
 controlled interleaving of its goroutines, and reports the first bug found
 (deadlock, leaked goroutine, data race, panic, failed assertion, livelock)
-with a schedule file that "interleave replay" runs again.
+with a schedule file that "interleave replay" runs again. A fuzz test
+(FuzzXxx) is explored once per input of its seed corpus (f.Add and
+testdata/fuzz), and its schedule files record the input.
 
 The source is instrumented into a cache directory ($INTERLEAVE_CACHE, else
 the user cache directory) and handed to go test with -overlay and -modfile:

@@ -260,6 +260,10 @@ type Schedule struct {
 	Steps         int    `json:"steps"` // scheduling points of the run
 	EventHash     string `json:"event_hash"`
 	Choices       []int  `json:"choices"`
+	// Input is the input of the fuzz body call that was explored (a
+	// FuzzXxx test's seed), one value per line in the format of go test's
+	// corpus files (int(5), string("a")); a replay calls the body with it.
+	Input []string `json:"input,omitempty"`
 }
 
 // WriteSchedule writes s to path, creating its directory.
