@@ -46,6 +46,10 @@ type Options struct {
 	// of go test (one value per line, such as int(5)), recorded in the
 	// schedule file.
 	Input []string
+	// View is where the HTML page of a finding is written (default: next
+	// to its schedule file, with the extension .html; none when no
+	// schedule file is written).
+	View string
 }
 
 // Report is the outcome of an exploration.
@@ -62,6 +66,7 @@ type Report struct {
 	Text      string // the full report, as printed under a failing test
 	Schedule  *wire.Schedule
 	Path      string // where Schedule was written
+	View      string // where the HTML page of the finding was written
 	Logs      []string
 	Elapsed   time.Duration
 	EventHash string // event hash of the last schedule run, in hexadecimal
@@ -194,8 +199,17 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			if err != nil {
 				return rep, err
 			}
+			rep.View = strings.TrimSuffix(rep.Path, ".json") + ".html"
+		}
+		if opts.View != "" {
+			rep.View = opts.View
 		}
 		rep.Text = render(rep, f)
+		if rep.View != "" {
+			if err := writeView(rep.View, rep, f); err != nil {
+				return rep, err
+			}
+		}
 	}
 	return rep, nil
 }
@@ -218,7 +232,7 @@ func writeSchedule(dir string, s *wire.Schedule) (string, error) {
 }
 
 func render(rep *Report, f *sched.Finding) string {
-	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path}
+	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path, View: rep.View}
 	wd, _ := os.Getwd()
 	return report.Render(h, f, func(s uint32) string {
 		p := SitePosition(Site(s))

@@ -82,6 +82,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		}
 		opts.Replay = s
 		opts.ScheduleDir = "-"
+		opts.View = cfg.View
 		opts.Schedules = 1
 	}
 	before := explored

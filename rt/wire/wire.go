@@ -25,6 +25,9 @@ const ConfigEnv = "INTERLEAVE_CONFIG"
 // Config configures the exploration of every test in one test binary run.
 // Zero fields take the defaults documented on each field.
 type Config struct {
+	// View, with strategy "replay", is where the replay writes the HTML
+	// page of the finding it reproduces ("interleave view").
+	View string `json:"view,omitempty"`
 	// Strategy names the search strategy: "random" (default), "pct", "dfs"
 	// or "replay".
 	Strategy string `json:"strategy,omitempty"`
