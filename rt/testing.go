@@ -76,6 +76,16 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		opts.ScheduleDir = "-"
 		opts.Schedules = 1
 	}
+	if cfg.Strategy == "regression" {
+		s, err := wire.ReadSchedule(cfg.Regress)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Test != t.Name() {
+			t.Skipf("interleave: regressing %s", s.Test)
+		}
+		opts.Regress = s
+	}
 	before := explored
 	explored = append(explored, t.Name())
 	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
@@ -110,6 +120,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
 		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash,
+		Regress: rep.Regress,
 	}
 	switch {
 	case rep.Diverged != "":
@@ -135,7 +146,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 	}
 	switch res.Outcome {
 	case wire.OutcomeDiverged:
-		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, real I/O); the result of this replay is not a finding.", rep.Diverged)
+		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, real I/O); the result of this replay is not a finding.%s", rep.Diverged, regressHint(cfg.Replay))
 	case wire.OutcomeFinding:
 		t.Error("\n" + rep.Text)
 	case wire.OutcomeSkip:
@@ -383,4 +394,13 @@ func TParallel(t *testing.T) {
 		return
 	}
 	t.Parallel()
+}
+
+// regressHint suggests regression mode for a replay that no longer follows
+// the changed code, when the schedule file has a bug signature.
+func regressHint(path string) string {
+	if s, err := wire.ReadSchedule(path); err != nil || s.Signature == nil {
+		return ""
+	}
+	return "\nTo check whether the bug is still there in the changed code, steer toward a similar interleaving: interleave regress " + path
 }

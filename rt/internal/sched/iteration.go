@@ -90,6 +90,9 @@ type Iteration struct {
 
 	rtScratch any // per-iteration state of package rt
 
+	// obs is the strategy, when it follows events (strategy.Observer).
+	obs strategy.Observer
+
 	// bubble counts the testing/synctest bubbles the test is in: there the
 	// clock stands still while code runs and no timer fires early, as
 	// synctest promises.
@@ -106,6 +109,9 @@ func (it *Iteration) record(ev event.Event) {
 		it.traceDropped += traceLimit - n
 	}
 	it.trace = append(it.trace, ev)
+	if it.obs != nil {
+		it.obs.Executed(ev, it.traceDropped+len(it.trace)-1)
+	}
 	h := it.hash
 	for _, v := range [4]uint32{uint32(ev.G), uint32(ev.Op), uint32(ev.Obj), ev.Site} {
 		h ^= uint64(v)
@@ -127,6 +133,9 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	}
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
+	if it.obs != nil {
+		it.obs.Pending(g.pending)
+	}
 	it.steps++
 	if it.bubble == 0 {
 		it.clock += stepQuantum
@@ -362,6 +371,7 @@ func (it *Iteration) fail(g *G, f *Finding) {
 		f.Trace, f.TraceDropped = it.trace, it.traceDropped
 		f.Objects = it.objectNames()
 		f.EarlyTimers, f.EarlyTimersDropped, f.MaxStall = it.early, it.earlyDropped, it.earlyMax
+		f.Pending = it.pendingEvents()
 		it.finding = f
 		// Every parked goroutine captures its stack while unwinding;
 		// not when there are too many to report.

@@ -1,0 +1,211 @@
+package sched
+
+import (
+	"sort"
+
+	"interleave.dev/rt/internal/event"
+)
+
+// pendingEvents returns the operation every live goroutine is about to
+// perform, or is blocked in.
+func (it *Iteration) pendingEvents() []event.Event {
+	var out []event.Event
+	for _, g := range it.live {
+		switch {
+		case g.state == gDone || g.state == gOut:
+		case g.state == gBlocked:
+			ev := event.Event{G: g.ID, Op: g.blockOp, Site: g.blockSite}
+			if g.blockObj != nil {
+				ev.Obj = g.blockObj.id
+			}
+			out = append(out, ev)
+		default:
+			out = append(out, g.pending)
+		}
+	}
+	return out
+}
+
+// SigRef is one event of a finding's bug signature: an event of the trace
+// (Index, counted from the start of the iteration), or, with Index -1, the
+// operation its goroutine was blocked in when the bug showed.
+type SigRef struct {
+	Index int
+	Ev    event.Event
+}
+
+// maxSig is the most events of a signature (Lu et al.: concurrency bugs
+// rarely need more than four events in a specific order).
+const maxSig = 4
+
+// Signature picks the short sequence of events that triggered the bug
+// (RegressionMaple's bug signature, Tsui, Wu, Chan, section 2.2), in the
+// order they happened, pending events last:
+//
+//   - a data race: the two racing accesses;
+//   - a deadlock or leak: for up to two blocked goroutines, the operation
+//     each is blocked in and the last operation of another goroutine on
+//     the same object that conflicts with it (the lock taken, the channel
+//     emptied);
+//   - any other finding: the last two pairs of conflicting accesses by
+//     different goroutines (an order the schedule decided), preferring
+//     pairs of the goroutine that failed, and, for a test failure, pairs
+//     whose later access is not the test goroutine checking the result.
+//
+// It returns nil when the trace does not hold such events.
+func (f *Finding) Signature() []SigRef {
+	var refs []SigRef
+	switch f.Kind {
+	case KindRace:
+		refs = f.raceSignature()
+	case KindDeadlock, KindLeak:
+		refs = f.blockedSignature()
+	}
+	if len(refs) < 2 {
+		refs = f.edgeSignature()
+	}
+	if len(refs) < 2 {
+		return nil
+	}
+	return refs
+}
+
+// traceIndex converts a position in f.Trace into an iteration index.
+func (f *Finding) traceIndex(i int) int { return f.TraceDropped + i }
+
+func (f *Finding) raceSignature() []SigRef {
+	r := f.Race
+	if r == nil {
+		return nil
+	}
+	cur := -1
+	for i := len(f.Trace) - 1; i >= 0; i-- {
+		if ev := f.Trace[i]; ev.G == r.Cur.G && ev.Site == r.Cur.Site {
+			cur = i
+			break
+		}
+	}
+	if cur < 0 {
+		return nil
+	}
+	for i := cur - 1; i >= 0; i-- {
+		if ev := f.Trace[i]; ev.G == r.Prev.G && ev.Site == r.Prev.Site {
+			return []SigRef{{f.traceIndex(i), ev}, {f.traceIndex(cur), f.Trace[cur]}}
+		}
+	}
+	return nil
+}
+
+func (f *Finding) blockedSignature() []SigRef {
+	involved := map[int32]bool{}
+	for _, g := range f.Goroutines {
+		involved[g.ID] = true
+	}
+	var causes, pending []SigRef
+	for _, p := range f.Pending {
+		if !involved[p.G] || p.Obj == 0 || len(pending) == 2 {
+			continue
+		}
+		pending = append(pending, SigRef{-1, p})
+		// The operation blocking it is the goroutine's own last event
+		// when that is a channel operation that parked; look before it.
+		for i := len(f.Trace) - 1; i >= 0; i-- {
+			ev := f.Trace[i]
+			if ev.G != p.G && ev.Obj == p.Obj && blocking(ev.Op, p.Op) {
+				causes = append(causes, SigRef{f.traceIndex(i), ev})
+				break
+			}
+		}
+	}
+	sort.Slice(causes, func(i, j int) bool { return causes[i].Index < causes[j].Index })
+	return dedupe(append(causes, pending...))
+}
+
+// blocking reports whether an operation can be why another, on the same
+// object, blocks: a lock taken against a lock request, any channel
+// operation against a channel operation.
+func blocking(by, blocked event.Op) bool {
+	switch blocked {
+	case event.OpLock, event.OpWLock, event.OpRLock:
+		return by == event.OpLock || by == event.OpWLock || by == event.OpRLock
+	case event.OpSend, event.OpRecv, event.OpSelect:
+		return by == event.OpSend || by == event.OpRecv || by == event.OpClose || by == event.OpSelect
+	case event.OpWGWait:
+		return by == event.OpWGAdd
+	}
+	return event.Conflicts(event.Event{G: 1, Op: by, Obj: 1}, event.Event{G: 2, Op: blocked, Obj: 1})
+}
+
+// orderOps are the operations whose order across goroutines a signature
+// records: data and channel operations. Lock operations are left out: the
+// accesses they protect say more, and their order follows.
+func orderOp(op event.Op) bool {
+	switch op {
+	case event.OpRead, event.OpWrite, event.OpAtomicLoad, event.OpAtomicStore, event.OpAtomicRMW,
+		event.OpMapRead, event.OpMapWrite, event.OpSend, event.OpRecv, event.OpClose, event.OpPoolGet, event.OpPoolPut:
+		return true
+	}
+	return false
+}
+
+func (f *Finding) edgeSignature() []SigRef {
+	type edge struct{ a, b int }
+	var edges []edge
+	last := map[int32]int{}
+	for i, ev := range f.Trace {
+		if ev.Obj == 0 || !orderOp(ev.Op) {
+			continue
+		}
+		if j, ok := last[ev.Obj]; ok && event.Conflicts(f.Trace[j], ev) {
+			edges = append(edges, edge{j, i})
+		}
+		last[ev.Obj] = i
+	}
+	var failing int32
+	if len(f.Goroutines) > 0 {
+		failing = f.Goroutines[0].ID
+	}
+	score := func(e edge) int {
+		a, b := f.Trace[e.a], f.Trace[e.b]
+		s := 0
+		if failing != 0 && (a.G == failing || b.G == failing) {
+			s += 2
+		}
+		if f.Kind == KindTestFailure && b.G == 1 {
+			s -= 4 // the test goroutine reading what the others did
+		}
+		return s
+	}
+	// The last two edges of the best score.
+	var picked []edge
+	for want := 2; want >= -4 && len(picked) < 2; want-- {
+		for i := len(edges) - 1; i >= 0 && len(picked) < 2; i-- {
+			if score(edges[i]) == want {
+				picked = append(picked, edges[i])
+			}
+		}
+	}
+	var refs []SigRef
+	for _, e := range picked {
+		refs = append(refs, SigRef{f.traceIndex(e.a), f.Trace[e.a]}, SigRef{f.traceIndex(e.b), f.Trace[e.b]})
+	}
+	sort.Slice(refs, func(i, j int) bool { return refs[i].Index < refs[j].Index })
+	return dedupe(refs)
+}
+
+// dedupe drops repeated events and keeps at most maxSig.
+func dedupe(refs []SigRef) []SigRef {
+	var out []SigRef
+	for _, r := range refs {
+		dup := false
+		for _, o := range out {
+			if o.Index == r.Index && (r.Index >= 0 || o.Ev == r.Ev) {
+				dup = true
+			}
+		}
+		if !dup && len(out) < maxSig {
+			out = append(out, r)
+		}
+	}
+	return out
+}
