@@ -64,27 +64,13 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		MaxObjects:    cfg.MaxObjects,
 		MaxChoices:    cfg.MaxChoices,
 	}
-	if cfg.Strategy == "replay" {
-		s, err := wire.ReadSchedule(cfg.Replay)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Test != t.Name() {
-			t.Skipf("interleave: replaying %s", s.Test)
-		}
-		opts.Replay = s
+	switch cfg.Strategy {
+	case "replay":
+		opts.Replay = scheduleFor(t, cfg.Replay, "replaying")
 		opts.ScheduleDir = "-"
 		opts.Schedules = 1
-	}
-	if cfg.Strategy == "regression" {
-		s, err := wire.ReadSchedule(cfg.Regress)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Test != t.Name() {
-			t.Skipf("interleave: regressing %s", s.Test)
-		}
-		opts.Regress = s
+	case "regression":
+		opts.Regress = scheduleFor(t, cfg.Regress, "regressing")
 	}
 	before := explored
 	explored = append(explored, t.Name())
@@ -403,4 +389,18 @@ func regressHint(path string) string {
 		return ""
 	}
 	return "\nTo check whether the bug is still there in the changed code, steer toward a similar interleaving: interleave regress " + path
+}
+
+// scheduleFor reads the schedule file at path for test t, which it skips
+// (saying what the run is doing) when the file is another test's.
+func scheduleFor(t *testing.T, path, doing string) *wire.Schedule {
+	t.Helper()
+	s, err := wire.ReadSchedule(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Test != t.Name() {
+		t.Skipf("interleave: %s %s", doing, s.Test)
+	}
+	return s
 }

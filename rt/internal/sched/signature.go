@@ -42,27 +42,39 @@ const maxSig = 4
 // (RegressionMaple's bug signature, Tsui, Wu, Chan, section 2.2), in the
 // order they happened, pending events last:
 //
-//   - a data race: the two racing accesses;
+//   - a data race: the accesses of an atomicity violation before it (see
+//     below) if there is one, else the two racing accesses;
 //   - a deadlock or leak: for up to two blocked goroutines, the operation
 //     each is blocked in and the last operation of another goroutine on
 //     the same object that conflicts with it (the lock taken, the channel
 //     emptied);
 //   - any other finding: the last two pairs of conflicting accesses by
-//     different goroutines (an order the schedule decided), preferring
-//     pairs of the goroutine that failed, and, for a test failure, pairs
-//     whose later access is not the test goroutine checking the result.
+//     different goroutines (orders the schedule decided) that run in
+//     opposite directions between the same two goroutines (an atomicity
+//     violation); if there are none, the last two pairs, those of the
+//     goroutine that failed first; if there are none (a goroutine failed
+//     before any other touched what it used), the failing goroutine's last
+//     access and what the others were about to do.
 //
 // It returns nil when the trace does not hold such events.
 func (f *Finding) Signature() []SigRef {
 	var refs []SigRef
 	switch f.Kind {
 	case KindRace:
-		refs = f.raceSignature()
+		// An atomicity violation that let both accesses happen (two
+		// closes that both passed their check) says more than the two
+		// accesses; a plain race has none.
+		if refs = f.edgeSignature(true); len(refs) < 2 {
+			refs = f.raceSignature()
+		}
 	case KindDeadlock, KindLeak:
 		refs = f.blockedSignature()
 	}
 	if len(refs) < 2 {
-		refs = f.edgeSignature()
+		refs = f.edgeSignature(false)
+	}
+	if len(refs) < 2 {
+		refs = f.earlySignature()
 	}
 	if len(refs) < 2 {
 		return nil
@@ -148,40 +160,78 @@ func orderOp(op event.Op) bool {
 	return false
 }
 
-func (f *Finding) edgeSignature() []SigRef {
+func (f *Finding) edgeSignature(cycleOnly bool) []SigRef {
+	// An edge orders two conflicting accesses of different goroutines:
+	// each access against the latest conflicting access of every other
+	// goroutine to the same object.
 	type edge struct{ a, b int }
 	var edges []edge
-	last := map[int32]int{}
+	type access struct {
+		g int32
+		i int
+	}
+	last := map[int32][]access{}
 	for i, ev := range f.Trace {
 		if ev.Obj == 0 || !orderOp(ev.Op) {
 			continue
 		}
-		if j, ok := last[ev.Obj]; ok && event.Conflicts(f.Trace[j], ev) {
-			edges = append(edges, edge{j, i})
+		acc := last[ev.Obj]
+		from := -1
+		for _, a := range acc {
+			if a.g != ev.G && event.Conflicts(f.Trace[a.i], ev) && a.i > from {
+				from = a.i
+			}
 		}
-		last[ev.Obj] = i
-	}
-	var failing int32
-	if len(f.Goroutines) > 0 {
-		failing = f.Goroutines[0].ID
-	}
-	score := func(e edge) int {
-		a, b := f.Trace[e.a], f.Trace[e.b]
-		s := 0
-		if failing != 0 && (a.G == failing || b.G == failing) {
-			s += 2
+		if from >= 0 {
+			edges = append(edges, edge{from, i})
 		}
-		if f.Kind == KindTestFailure && b.G == 1 {
-			s -= 4 // the test goroutine reading what the others did
+		n := 0
+		for _, a := range acc {
+			if a.g != ev.G {
+				acc[n] = a
+				n++
+			}
 		}
-		return s
+		last[ev.Obj] = append(acc[:n], access{ev.G, i})
 	}
-	// The last two edges of the best score.
+	g := func(i int) int32 { return f.Trace[i].G }
 	var picked []edge
-	for want := 2; want >= -4 && len(picked) < 2; want-- {
-		for i := len(edges) - 1; i >= 0 && len(picked) < 2; i-- {
-			if score(edges[i]) == want {
-				picked = append(picked, edges[i])
+	// Two edges in opposite directions between the same two goroutines
+	// (a before b, c before d, b no later than c, a and d in one
+	// goroutine, b and c in the other): neither goroutine's accesses ran
+	// as a whole before the other's, the shape of atomicity violations,
+	// on one object (read, remote write, write) or two (the table and its
+	// log). For a test failure, goroutines other than the test goroutine
+	// first: it usually only checks the result.
+	for pass := 0; pass < 2 && picked == nil; pass++ {
+		for j := len(edges) - 1; j >= 0 && picked == nil; j-- {
+			e2 := edges[j]
+			if pass == 0 && f.Kind == KindTestFailure && (g(e2.a) == 1 || g(e2.b) == 1) {
+				continue
+			}
+			for i := j - 1; i >= 0; i-- {
+				e1 := edges[i]
+				if e1.b <= e2.a && g(e1.a) == g(e2.b) && g(e1.b) == g(e2.a) {
+					picked = []edge{e1, e2}
+					break
+				}
+			}
+		}
+	}
+	if picked == nil && !cycleOnly {
+		// Else the last two edges, those of the goroutine that failed
+		// first.
+		var failing int32
+		if len(f.Goroutines) > 0 {
+			failing = f.Goroutines[0].ID
+		}
+		for pass := 0; pass < 2; pass++ {
+			for i := len(edges) - 1; i >= 0 && len(picked) < 2; i-- {
+				e := edges[i]
+				involved := failing != 0 && (g(e.a) == failing || g(e.b) == failing)
+				if involved == (pass == 0) {
+					picked = append(picked, e)
+				}
 			}
 		}
 	}
@@ -191,6 +241,37 @@ func (f *Finding) edgeSignature() []SigRef {
 	}
 	sort.Slice(refs, func(i, j int) bool { return refs[i].Index < refs[j].Index })
 	return dedupe(refs)
+}
+
+// earlySignature is for a goroutine that failed before any other
+// goroutine touched what it used (a use before initialization): its last
+// data access, then what the other goroutines were about to do, which the
+// failure came before.
+func (f *Finding) earlySignature() []SigRef {
+	if len(f.Goroutines) == 0 {
+		return nil
+	}
+	g := f.Goroutines[0].ID
+	var refs []SigRef
+	for i := len(f.Trace) - 1; i >= 0; i-- {
+		if ev := f.Trace[i]; ev.G == g && ev.Obj != 0 && orderOp(ev.Op) {
+			refs = append(refs, SigRef{f.traceIndex(i), ev})
+			break
+		}
+	}
+	if refs == nil {
+		return nil
+	}
+	for _, p := range f.Pending {
+		switch p.Op {
+		case event.OpNone, event.OpStart, event.OpResume, event.OpExit:
+			continue
+		}
+		if p.G != g && len(refs) < maxSig {
+			refs = append(refs, SigRef{-1, p})
+		}
+	}
+	return refs
 }
 
 // dedupe drops repeated events and keeps at most maxSig.
