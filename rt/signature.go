@@ -113,9 +113,9 @@ func regressOptions(opts *Options, sc *strategy.Config) error {
 
 // regressResult reports what the regression strategy did.
 func regressResult(r *strategy.Regression, s *wire.Schedule) *wire.RegressResult {
-	last, matched := r.Last()
+	last, matched, steered := r.Last()
 	loose := r.Loosest()
-	out := &wire.RegressResult{W: last.WString(), D: last.D, MaxW: loose.WString(), MaxD: loose.D, Matched: matched}
+	out := &wire.RegressResult{W: last.WString(), D: last.D, MaxW: loose.WString(), MaxD: loose.D, Matched: matched, Unsteered: !steered}
 	if s != nil && s.Signature != nil {
 		out.Events = len(s.Signature.Events)
 		out.Original = s.Finding

@@ -146,6 +146,9 @@ func printVerdict(stdout, stderr io.Writer, file string, s *wire.Schedule, out *
 	where := ""
 	if g := r.Regress; g != nil {
 		where = fmt.Sprintf(" at w=%s, d=%d (the schedule matched %d of the signature's %d events)", g.W, g.D, g.Matched, g.Events)
+		if g.Unsteered {
+			where = fmt.Sprintf(" on a schedule left to chance, not steered (it matched %d of the signature's %d events at w=%s, d=%d): the fix changed how the bug is triggered", g.Matched, g.Events, g.W, g.D)
+		}
 	}
 	switch r.Outcome {
 	case wire.OutcomeFinding:

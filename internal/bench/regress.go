@@ -160,7 +160,11 @@ func regressKernel(ctx context.Context, cfg Config, work string, b Builder, k *K
 		row.Regress.add(r, k.Detect)
 		noteError(&row, r)
 		if r.Outcome == wire.OutcomeFinding && r.Kind == k.Detect && res.Regress != nil {
-			row.Levels[fmt.Sprintf("w=%s, d=%d", res.Regress.W, res.Regress.D)]++
+			l := fmt.Sprintf("w=%s, d=%d", res.Regress.W, res.Regress.D)
+			if res.Regress.Unsteered {
+				l = "unsteered"
+			}
+			row.Levels[l]++
 		}
 		r, _ = runConfig(ctx, cfg, work, bin(Fixed), dir(Fixed), k.Name+"-fixed", wire.Config{Strategy: "regression", Regress: file, Seed: seed, ScheduleDir: "-"})
 		row.FixedRuns++

@@ -203,6 +203,9 @@ type RegressResult struct {
 	// of Events.
 	Matched int `json:"matched"`
 	Events  int `json:"events"`
+	// Unsteered: the last schedule was left to chance (every third one
+	// is, in case the fix changed how the bug is triggered).
+	Unsteered bool `json:"unsteered,omitempty"`
 	// Original is the finding kind of the signature's schedule file.
 	Original string `json:"original,omitempty"`
 }

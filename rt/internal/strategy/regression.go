@@ -62,6 +62,8 @@ type Regression struct {
 	best  []int                 // the same over the earlier iterations
 	used  int                   // loosest level a match of this iteration needed
 	skip  []int                 // per signature event: similar events to let pass before matching
+	iter  int                   // iterations begun
+	free  bool                  // this iteration is left to chance
 	full  bool                  // an earlier iteration at this level matched the whole signature
 	cache map[uint64]*Context
 	// held are the locks each goroutine holds; inside maps the key of a
@@ -154,6 +156,12 @@ func (r *Regression) Begin() bool {
 	}
 	r.next = 0
 	r.used = r.level
+	// A partial fix may change how the bug is triggered (section 2.3),
+	// and steering toward the old trigger then holds the new one back:
+	// every third iteration from the third on is left to chance, while
+	// the strategy goes on learning from it.
+	r.iter++
+	r.free = r.iter >= 3 && r.iter%3 == 0
 	// The first similar events are matched first (Algorithm 1); once
 	// that matched the whole signature without exposing the bug, later
 	// instances are tried too (a loop's second round, the next message).
@@ -317,7 +325,7 @@ func (r *Regression) Executed(ev event.Event, _ int) {
 
 // Choose implements Strategy.
 func (r *Regression) Choose(p *Point) int {
-	if p.Kind != Thread || r.next >= len(r.sig) {
+	if p.Kind != Thread || r.next >= len(r.sig) || r.free {
 		return r.rng.intn(len(p.Options))
 	}
 	var advance, free, postponed []int
@@ -443,15 +451,27 @@ func (r *Regression) End(o Outcome) {
 		return
 	}
 	r.tries, r.full = 0, false
-	r.level++
+	next := r.level + 1
+	if r.next < len(r.sig) {
+		// The first unmatched event had no consistent similar event at
+		// the level it was matched at; the levels up to there are the
+		// same for it: go past them.
+		if l := r.levelOf(r.next) + 1; l > next && l < len(Ladder) {
+			next = l
+		}
+	}
+	r.level = next
 	if r.level >= len(Ladder) {
 		r.level = 0 // from exact again: the budget goes on
 	}
 }
 
 // Last returns the level of the last iteration (the loosest level its
-// matches needed) and how many signature events it matched.
-func (r *Regression) Last() (Level, int) { return Ladder[r.last], r.matched }
+// matches needed), how many signature events it matched, and whether it
+// was steered (not left to chance).
+func (r *Regression) Last() (l Level, matched int, steered bool) {
+	return Ladder[r.last], r.matched, !r.free
+}
 
 // Loosest returns the loosest level tried.
 func (r *Regression) Loosest() Level {

@@ -200,7 +200,7 @@ func TestRegressionSteers(t *testing.T) {
 		t.Fatal("the last event did not match")
 	}
 	r.End(Outcome{})
-	if l, m := r.Last(); m != 3 || l != (Level{0, 0}) {
+	if l, m, steered := r.Last(); m != 3 || l != (Level{0, 0}) || !steered {
 		t.Errorf("Last = %v, %d", l, m)
 	}
 }
@@ -210,10 +210,10 @@ func TestRegressionSteers(t *testing.T) {
 func TestRegressionLoosens(t *testing.T) {
 	r := steer([]SigEvent{{Op: event.OpRead, Goroutine: 1}, {Op: event.OpWrite, Goroutine: 2}})
 	levels := map[Level]bool{}
-	for i := 0; i < 3*len(Ladder); i++ {
+	for i := 0; i < 4*len(Ladder); i++ {
 		r.Begin()
 		r.End(Outcome{})
-		l, _ := r.Last()
+		l, _, _ := r.Last()
 		levels[l] = true
 	}
 	if len(levels) != len(Ladder) {
