@@ -258,14 +258,15 @@ const (
 // stack, so that a changed program can be steered toward a similar
 // interleaving.
 
-// Signature is the bug signature of a finding: 1 to 4 events in the order
-// they happened (pending events, which the goroutines were blocked in when
+// Signature is the bug signature of a finding (bSig, section 2.2): 1 to 4
+// events in the order they happened (pending events, which the goroutines were blocked in when
 // the bug showed, last).
 type Signature struct {
 	Events []SigEvent `json:"events"`
 }
 
-// SigEvent is one event of a bug signature. Goroutine and object ids of
+// SigEvent is one event of a bug signature: the paper's event <inst, op,
+// obj, ctx> (section 2.1) in source terms. Goroutine and object ids of
 // the run are not kept: Goroutine and Object only say which events of the
 // signature ran in the same goroutine and touched the same object.
 type SigEvent struct {

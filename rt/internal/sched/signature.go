@@ -113,8 +113,23 @@ func (f *Finding) blockedSignature() []SigRef {
 	for _, g := range f.Goroutines {
 		involved[g.ID] = true
 	}
+	// The test goroutine waiting for the others last (it is blocked
+	// because they are); the others in the order they blocked, as far as
+	// the trace tells: by their last event.
+	lastOf := map[int32]int{}
+	for i, ev := range f.Trace {
+		lastOf[ev.G] = i
+	}
+	ps := append([]event.Event(nil), f.Pending...)
+	waiting := func(p event.Event) bool { return p.G == 1 && p.Op == event.OpWGWait }
+	sort.SliceStable(ps, func(i, j int) bool {
+		if wi, wj := waiting(ps[i]), waiting(ps[j]); wi != wj {
+			return wj
+		}
+		return lastOf[ps[i].G] < lastOf[ps[j].G]
+	})
 	var causes, pending []SigRef
-	for _, p := range f.Pending {
+	for _, p := range ps {
 		if !involved[p.G] || p.Obj == 0 || len(pending) == 2 {
 			continue
 		}

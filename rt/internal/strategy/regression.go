@@ -163,11 +163,11 @@ func (r *Regression) Begin() bool {
 	r.iter++
 	r.free = r.iter >= 3 && r.iter%3 == 0
 	// The first similar events are matched first (Algorithm 1); once
-	// that matched the whole signature without exposing the bug, later
-	// instances are tried too (a loop's second round, the next message).
+	// that failed at this level, later instances are tried too (a loop's
+	// second round, the next message).
 	for j := range r.skip {
 		r.skip[j] = 0
-		if r.full && r.rng.intn(2) == 0 {
+		if r.tries > 0 && r.rng.intn(2) == 0 {
 			r.skip[j] = 1 + r.rng.intn(2)
 		}
 	}

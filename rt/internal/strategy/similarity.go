@@ -22,7 +22,8 @@ import (
 const WindowAny = -1
 
 // Level is one step of the similarity ladder: window W (lines within the
-// same function, or WindowAny) and call-stack distance D.
+// same function, or WindowAny) and call-stack distance D: the paper's w
+// and d (section 3.3).
 type Level struct{ W, D int }
 
 // WString formats the window.
@@ -60,7 +61,8 @@ var Ladder = func() []Level {
 }()
 
 // EditDistance is the Wagner-Fischer edit distance between two call
-// stacks: the fewest frames inserted, deleted or replaced to turn a into b.
+// stacks: the fewest frames inserted, deleted or replaced to turn a into b
+// (RegressionMaple's ED, section 3.3).
 func EditDistance(a, b []string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
