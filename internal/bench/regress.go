@@ -161,8 +161,11 @@ func regressKernel(ctx context.Context, cfg Config, work string, b Builder, k *K
 		noteError(&row, r)
 		if r.Outcome == wire.OutcomeFinding && r.Kind == k.Detect && res.Regress != nil {
 			l := fmt.Sprintf("w=%s, d=%d", res.Regress.W, res.Regress.D)
-			if res.Regress.Unsteered {
+			switch {
+			case res.Regress.Unsteered:
 				l = "unsteered"
+			case res.Regress.Matched == 0:
+				l = "before any match"
 			}
 			row.Levels[l]++
 		}
@@ -189,6 +192,7 @@ func (rep *RegressReport) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "| kernel | detect | regression: re-exposed | schedules (mean) | w, d that re-exposed | random | schedules (mean) | pct | schedules (mean) | fixed twin |\n")
 	fmt.Fprintf(&b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	var reg, rnd, pct []int
+	var regN, rndN, pctN, regD, rndD, pctD, fixedN, fixedF int
 	for _, r := range rep.Rows {
 		var levels []string
 		for l, n := range r.Levels {
@@ -203,9 +207,13 @@ func (rep *RegressReport) WriteMarkdown(w io.Writer) error {
 			r.Regress.Detected, r.Regress.Runs, mean(r.Regress), strings.Join(levels, "; "),
 			r.Random.Detected, r.Random.Runs, mean(r.Random), r.PCT.Detected, r.PCT.Runs, mean(r.PCT), fixed)
 		reg, rnd, pct = append(reg, r.Regress.Schedules...), append(rnd, r.Random.Schedules...), append(pct, r.PCT.Schedules...)
+		regN, rndN, pctN = regN+r.Regress.Runs, rndN+r.Random.Runs, pctN+r.PCT.Runs
+		regD, rndD, pctD = regD+r.Regress.Detected, rndD+r.Random.Detected, pctD+r.PCT.Detected
+		fixedN, fixedF = fixedN+r.FixedRuns, fixedF+r.FixedFound
 	}
 	all := func(s []int) string { return mean(Measure{Schedules: s}) }
-	fmt.Fprintf(&b, "| **all** | | | %s | | | %s | | %s | |\n", all(reg), all(rnd), all(pct))
+	fmt.Fprintf(&b, "| **all** | | %d/%d | %s | | %d/%d | %s | %d/%d | %s | not re-exposed %d/%d |\n",
+		regD, regN, all(reg), rndD, rndN, all(rnd), pctD, pctN, all(pct), fixedN-fixedF, fixedN)
 	for _, r := range rep.Rows {
 		if r.NoSignature > 0 {
 			fmt.Fprintf(&b, "\n%s: %d seeds of the buggy variant gave no schedule file with a signature.\n", r.Kernel, r.NoSignature)

@@ -223,3 +223,59 @@ func TestRegressionLoosens(t *testing.T) {
 		t.Errorf("loosest %v", r.Loosest())
 	}
 }
+
+// A lock whose critical section held an event similar to a later
+// signature event is postponed like that event, in later iterations too;
+// so is the start of a goroutine whose first operation took it.
+func TestRegressionLearnsCriticalSections(t *testing.T) {
+	ctx := &Context{Func: "f", FuncLine: 1, Stack: []string{"f"}}
+	sig := []SigEvent{
+		{Op: event.OpRead, Line: 2, Func: "f", FuncLine: 1, Stack: []string{"f"}, Object: 1, Goroutine: 1},
+		{Op: event.OpWrite, Line: 3, Func: "f", FuncLine: 1, Stack: []string{"f"}, Object: 1, Goroutine: 2},
+	}
+	r := steer(sig)
+	r.Begin()
+	for i := range r.need {
+		r.need[i] = 0
+	}
+	// Goroutine 3, started by the go statement at site 99, takes the lock
+	// at key 42 and writes inside.
+	r.Executed(event.Event{G: 1, Op: event.OpSpawn, Site: 99}, 0)
+	r.Executed(event.Event{G: 2, Op: event.OpSpawn, Site: 98}, 1)
+	r.Executed(event.Event{G: 3, Op: event.OpStart}, 2)
+	lock := event.Event{G: 3, Op: event.OpLock, Obj: 5, Site: 7}
+	r.pend[3] = &pendingCtx{ev: lock, ctx: ctx, key: 42}
+	r.first[r.spawnSite[3]] = r.pend[3]
+	r.Executed(lock, 3)
+	write := event.Event{G: 3, Op: event.OpWrite, Obj: 9, Site: 8}
+	pend(r, write, 3, ctx)
+	r.Executed(write, 4)
+	if r.inside[42] != 1<<1 {
+		t.Fatalf("inside[42] = %b, want the write's event", r.inside[42])
+	}
+	r.End(Outcome{})
+
+	r.Begin()
+	for i := range r.need {
+		r.need[i] = 0
+	}
+	r.Executed(event.Event{G: 1, Op: event.OpSpawn, Site: 99}, 0)
+	r.Executed(event.Event{G: 2, Op: event.OpSpawn, Site: 98}, 1)
+	other := event.Event{G: 2, Op: event.OpLock, Obj: 6, Site: 1}
+	r.pend[2] = &pendingCtx{ev: other, ctx: ctx, key: 7}
+	// Goroutine 3 about to start: its first operation is the lock.
+	p := &Point{Kind: Thread, Options: []Option{{G: 2, Ev: other}, {G: 3, Ev: event.Event{G: 3, Op: event.OpStart}}}}
+	for i := 0; i < 20; i++ {
+		if r.Choose(p) != 0 {
+			t.Fatal("started goroutine 3, whose first lock leads to the second signature event, before the first")
+		}
+	}
+	lock.Obj = 5
+	r.pend[3] = &pendingCtx{ev: lock, ctx: ctx, key: 42}
+	p = &Point{Kind: Thread, Options: []Option{{G: 2, Ev: other}, {G: 3, Ev: lock}}}
+	for i := 0; i < 20; i++ {
+		if r.Choose(p) != 0 {
+			t.Fatal("goroutine 3 took the lock before the first signature event")
+		}
+	}
+}
