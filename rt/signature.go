@@ -27,6 +27,11 @@ import (
 // confirmation replay, which some findings do not get. If that run does
 // not follow the schedule, the signature keeps the sites without stacks.
 func signature(cfg sched.Config, res *sched.Result, f *sched.Finding, opts Options, s *wire.Schedule, body func()) *wire.Signature {
+	if f.Kind == sched.KindStuck || f.Kind == sched.KindLimit {
+		// Not a bug of the interleaving, and running it again costs
+		// the bound (StuckAfter, the budget) once more.
+		return nil
+	}
 	refs := f.Signature()
 	if len(refs) == 0 {
 		return nil
