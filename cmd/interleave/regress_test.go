@@ -10,100 +10,17 @@ import (
 	"interleave.dev/rt/wire"
 )
 
-// The three versions of one package: the bug, a fix that moved the code
-// into helpers but kept the check and the debit apart (still buggy), and
-// the real fix.
-const (
-	regressTest = `package bank
-
-import (
-	"sync"
-	"testing"
-)
-
-func TestWithdraw(t *testing.T) {
-	a := &Account{balance: 10}
-	var wg sync.WaitGroup
-	for i := 0; i < 2; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a.Withdraw(10)
-		}()
+// kernelVariant returns a file of a variant of the withdraw-helper-split
+// kernel (the bug; a fix that moved the check and the debit into helpers
+// but kept them apart, still buggy; the real fix) as package bank.
+func kernelVariant(t *testing.T, variant, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "kernels", "withdraw-helper-split", variant, file))
+	if err != nil {
+		t.Fatal(err)
 	}
-	wg.Wait()
-	if a.balance < 0 {
-		t.Errorf("balance %d", a.balance)
-	}
+	return strings.Replace(string(b), "package "+variant, "package bank", 1)
 }
-`
-	regressBuggy = `package bank
-
-import "sync"
-
-type Account struct {
-	mu      sync.Mutex
-	balance int
-}
-
-func (a *Account) Withdraw(n int) {
-	a.mu.Lock()
-	ok := a.balance >= n
-	a.mu.Unlock()
-	if ok {
-		a.mu.Lock()
-		a.balance -= n
-		a.mu.Unlock()
-	}
-}
-`
-	regressPartial = `package bank
-
-import "sync"
-
-// Account is an account.
-type Account struct {
-	mu      sync.Mutex
-	balance int
-}
-
-func (a *Account) enough(n int) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.balance >= n
-}
-
-func (a *Account) debit(n int) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.balance -= n
-}
-
-// Withdraw takes n if the account holds it.
-func (a *Account) Withdraw(n int) {
-	if a.enough(n) {
-		a.debit(n)
-	}
-}
-`
-	regressFixed = `package bank
-
-import "sync"
-
-type Account struct {
-	mu      sync.Mutex
-	balance int
-}
-
-func (a *Account) Withdraw(n int) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.balance >= n {
-		a.balance -= n
-	}
-}
-`
-)
 
 // TestRegressMode finds a bug, keeps its signature, and checks it against
 // a partial fix that moved the code (re-exposed, exit 1, with the
@@ -115,8 +32,8 @@ func TestRegressMode(t *testing.T) {
 	}
 	dir := writeModule(t, map[string]string{
 		"go.mod":            "module example.com/regressmode\n\ngo 1.22\n",
-		"bank/bank.go":      regressBuggy,
-		"bank/bank_test.go": regressTest,
+		"bank/bank.go":      kernelVariant(t, "buggy", "account.go"),
+		"bank/bank_test.go": kernelVariant(t, "buggy", "account_test.go"),
 	})
 	bank := filepath.Join(dir, "bank", "bank.go")
 	write := func(src string) {
@@ -138,14 +55,14 @@ func TestRegressMode(t *testing.T) {
 		t.Fatalf("no signature in %s: %+v", file, s)
 	}
 	for i, e := range s.Signature.Events {
-		if e.Function != "(*Account).Withdraw" || len(e.Stack) < 2 || e.Line <= e.FuncLine || !strings.HasSuffix(e.File, "bank.go") {
+		if e.Function != "(*Account).Withdraw" || len(e.Stack) < 2 || e.Line <= e.FuncLine || !strings.HasSuffix(e.File, "bank.go") || e.Goroutine < 1 || e.Object != 1 {
 			t.Errorf("signature event %d: %+v", i+1, e)
 		}
 	}
 
-	write(regressPartial)
+	write(kernelVariant(t, "partial", "account.go"))
 	code, stdout, stderr = cli(t, "regress", "-C", dir, "-schedules", "50", file)
-	if code != 1 || !strings.Contains(stdout, "re-exposed: the bug (test failure) comes back at w=any, d=1") {
+	if code != 1 || !strings.Contains(stdout, "re-exposed: the bug (test failure) comes back at w=any, d=1 (the schedule matched 3 of the signature's 3 events)") {
 		t.Fatalf("regress on the partial fix: exit %d, want 1 and re-exposed at w=any, d=1 (the helpers):\n%s\n%s", code, stdout, stderr)
 	}
 	again := regexpFind(`(?m)^\s*replay:\s+interleave replay (\S+)$`, stdout)
@@ -156,7 +73,7 @@ func TestRegressMode(t *testing.T) {
 		t.Errorf("the re-exposing schedule does not replay: exit %d\n%s", code, out)
 	}
 
-	write(regressFixed)
+	write(kernelVariant(t, "fixed", "account.go"))
 	code, stdout, _ = cli(t, "replay", "-C", dir, file)
 	if code != 1 || !strings.Contains(stdout, "interleave regress "+file) {
 		t.Errorf("replay on changed code: exit %d, want 1 and a suggestion to regress:\n%s", code, stdout)
@@ -169,7 +86,7 @@ func TestRegressMode(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "TestWithdraw: not re-exposed") {
 		t.Errorf("regress -all on the fix: exit %d:\n%s\n%s", code, stdout, stderr)
 	}
-	write(regressPartial)
+	write(kernelVariant(t, "partial", "account.go"))
 	code, stdout, stderr = cli(t, "regress", "-all", "-C", dir, "-schedules", "50")
 	if code != 1 || !strings.Contains(stdout, "TestWithdraw: re-exposed") {
 		t.Errorf("regress -all on the partial fix: exit %d:\n%s\n%s", code, stdout, stderr)
