@@ -46,6 +46,8 @@ func TestScheduleRejects(t *testing.T) {
 		{"2", `,"signature":{"events":[{"op":"","goroutine":1}]}`, "no operation"},
 		{"2", `,"signature":{"events":[{"op":"read","goroutine":0}]}`, "bad goroutine"},
 		{"2", `,"signature":{"events":[{"op":"read","goroutine":1,"line":-2}]}`, "bad position"},
+		{"2", `,"signature":{"events":[{"op":"read","goroutine":1},{"op":"write","goroutine":3}]}`, "bad goroutine"},
+		{"2", `,"signature":{"events":[{"op":"read","goroutine":1,"object":3},{"op":"write","goroutine":2}]}`, "bad goroutine or object"},
 		{"2", `,"signature":{"events":"x"}`, "not an interleave schedule file"},
 	} {
 		b := strings.Replace(strings.Replace(base, "%V", c.v, 1), "%S", c.sig, 1)

@@ -421,7 +421,7 @@ func (g *Signature) validate() error {
 		switch {
 		case e.Op == "":
 			return fmt.Errorf("signature event %d has no operation", i+1)
-		case e.Goroutine < 1 || e.Goroutine > MaxSignature || e.Object < 0 || e.Object > MaxSignature:
+		case e.Goroutine < 1 || e.Goroutine > len(g.Events) || e.Object < 0 || e.Object > len(g.Events):
 			return fmt.Errorf("signature event %d: bad goroutine or object number", i+1)
 		case e.Line < 0 || e.Column < 0 || e.FuncLine < 0:
 			return fmt.Errorf("signature event %d: bad position", i+1)

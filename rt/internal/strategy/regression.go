@@ -40,9 +40,14 @@ type Observer interface {
 // the paper's "jump", without a human choosing it, so that a helper
 // extracted or renamed is matched in the first iteration. The iteration's
 // level starts exact (w=0, d=0) and loosens along Ladder when its
-// iterations do not expose the bug: after three that matched the whole
-// signature, two that did not (the paper's "cut", from exact to loose as
-// section 3.5 advises). After the loosest level the ladder starts again.
+// iterations do not expose the bug (the paper's "cut", from exact to loose
+// as section 3.5 advises): after four that matched the whole signature,
+// two that did not, going past the levels at which the first unmatched
+// event had no consistent similar event. After a failed iteration at a
+// level, later instances of similar events are tried too (skip). Every
+// third iteration from the third on is left to chance, since a partial fix
+// may change how the bug is triggered (section 2.3). After the loosest
+// level the ladder starts again.
 type Regression struct {
 	rng     *rng
 	sig     []SigEvent
