@@ -27,6 +27,10 @@ type Options struct {
 	MaxSteps   int
 	StuckAfter time.Duration  // default 10s; negative: never
 	Replay     *wire.Schedule // the schedule to replay, with Strategy "replay"
+	// Regress is the schedule whose bug signature the strategy
+	// "regression" steers toward; its detector settings and timer policy
+	// are used, so that the same kind of bug shows.
+	Regress *wire.Schedule
 	// ScheduleDir is where the schedule file of a finding is written
 	// (default: os.TempDir()/interleave-schedules); "-" writes none.
 	ScheduleDir string
@@ -70,6 +74,8 @@ type Report struct {
 	Logs      []string
 	Elapsed   time.Duration
 	EventHash string // event hash of the last schedule run, in hexadecimal
+	// Regress says how a regression run used its signature.
+	Regress *wire.RegressResult
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -100,6 +106,11 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		opts.MaxGoroutines, opts.MaxChoices, opts.MaxObjects = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices, opts.Replay.MaxObjects
 		opts.Seed = opts.Replay.Seed
 		first = opts.Replay.Iteration
+	}
+	if opts.Strategy == "regression" {
+		if err := regressOptions(&opts, &sc); err != nil {
+			return nil, err
+		}
 	}
 	var timers sched.TimerPolicy
 	switch opts.Timers {
@@ -134,7 +145,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	epochMu.Lock() // explorations run one at a time (sched.Explore); Epoch is theirs
 	defer epochMu.Unlock()
 	Epoch = time.Now()
-	res := sched.Explore(sched.Config{
+	scfg := sched.Config{
 		Strategy:   st,
 		Schedules:  opts.Schedules,
 		Budget:     opts.Budget,
@@ -151,7 +162,8 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		MaxChoices:     opts.MaxChoices,
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
-	}, randomized(opts, body))
+	}
+	res := sched.Explore(scfg, randomized(opts, body))
 	rep := &Report{
 		Test:      name,
 		Strategy:  st.Name(),
@@ -166,6 +178,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	if opts.Strategy == "replay" {
 		rep.Strategy = opts.Replay.Strategy
+	}
+	if rs, ok := st.(*strategy.Regression); ok {
+		rep.Regress = regressResult(rs, opts.Regress)
 	}
 	if f := res.Finding; f != nil {
 		rep.Kind, rep.Message = f.Kind, f.Message
@@ -193,6 +208,8 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 		if opts.Strategy == "replay" {
 			rep.Schedule.Iteration = opts.Replay.Iteration
+		} else {
+			rep.Schedule.Signature = signature(scfg, res, f, opts, rep.Schedule, body)
 		}
 		if opts.ScheduleDir != "-" {
 			rep.Path, err = writeSchedule(opts.ScheduleDir, rep.Schedule)

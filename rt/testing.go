@@ -72,18 +72,14 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		MaxChoices:    cfg.MaxChoices,
 		Input:         input,
 	}
-	if cfg.Strategy == "replay" {
-		s, err := wire.ReadSchedule(cfg.Replay)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Test != t.Name() {
-			t.Skipf("interleave: replaying %s", s.Test)
-		}
-		opts.Replay = s
+	switch cfg.Strategy {
+	case "replay":
+		opts.Replay = scheduleFor(t, cfg.Replay, "replaying")
 		opts.ScheduleDir = "-"
 		opts.View = cfg.View
 		opts.Schedules = 1
+	case "regression":
+		opts.Regress = scheduleFor(t, cfg.Regress, "regressing")
 	}
 	before := explored
 	explored = append(explored, t.Name())
@@ -119,6 +115,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
 		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash,
+		Regress: rep.Regress,
 	}
 	switch {
 	case rep.Diverged != "":
@@ -144,7 +141,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 	}
 	switch res.Outcome {
 	case wire.OutcomeDiverged:
-		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, real I/O); the result of this replay is not a finding.", rep.Diverged)
+		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, real I/O); the result of this replay is not a finding.%s", rep.Diverged, regressHint(cfg.Replay))
 	case wire.OutcomeFinding:
 		t.Error("\n" + rep.Text)
 	case wire.OutcomeSkip:
@@ -392,4 +389,27 @@ func TParallel(t *testing.T) {
 		return
 	}
 	t.Parallel()
+}
+
+// regressHint suggests regression mode for a replay that no longer follows
+// the changed code, when the schedule file has a bug signature.
+func regressHint(path string) string {
+	if s, err := wire.ReadSchedule(path); err != nil || s.Signature == nil {
+		return ""
+	}
+	return "\nTo check whether the bug is still there in the changed code, steer toward a similar interleaving: interleave regress " + path
+}
+
+// scheduleFor reads the schedule file at path for test t, which it skips
+// (saying what the run is doing) when the file is another test's.
+func scheduleFor(t *testing.T, path, doing string) *wire.Schedule {
+	t.Helper()
+	s, err := wire.ReadSchedule(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Test != t.Name() {
+		t.Skipf("interleave: %s %s", doing, s.Test)
+	}
+	return s
 }

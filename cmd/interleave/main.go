@@ -2,10 +2,13 @@
 //
 // Usage:
 //
-//	interleave test [flags] [packages]    explore the tests of packages
-//	interleave replay [flags] FILE        run a recorded schedule again
-//	interleave help [command]             show help
-//	interleave version                    show the version
+//	interleave test [flags] [packages]     explore the tests of packages
+//	interleave replay [flags] FILE         run a recorded schedule again
+//	interleave view [flags] FILE           write the HTML page of its finding
+//	interleave regress [flags] FILE [pkgs] was the bug really fixed?
+//	interleave bench [flags] [kernels]     measure the strategies on the bug kernels
+//	interleave help [command]              show help
+//	interleave version                     show the version
 //
 // See "interleave help test" for the flags. The exit status is 0 when every
 // test passed, 1 when a test failed or a finding was reported, and 2 for a
@@ -41,6 +44,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runReplay(ctx, args[1:], stdout, stderr)
 	case "view":
 		return runView(ctx, args[1:], stdout, stderr)
+	case "regress":
+		return runRegress(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return bench.Main(ctx, args[1:], stdout, stderr, &bench.DriverBuilder{Instrument: instrumentFile, GoFlags: []string{"-p=1"}})
 	case "help", "-h", "-help", "--help":

@@ -136,6 +136,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		MaxObjects:    objects,
 	}
 	out, err := driver.Test(ctx, opts)
+	keepSignatures(out, stderr)
 	return finish(out, err, stderr)
 }
 

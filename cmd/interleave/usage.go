@@ -15,6 +15,9 @@ Usage:
 	interleave test [flags] [packages]    explore the tests of packages
 	interleave replay [flags] FILE        run a recorded schedule again
 	interleave view [flags] FILE          write the HTML page of a schedule's finding
+	interleave regress [flags] FILE [packages]
+	                                      was the bug of FILE really fixed?
+	interleave regress -all [packages]    re-check every bug the packages had
 	interleave bench [flags] [kernels]    measure the strategies on the bug kernels
 	interleave help [command]             show help for a command
 	interleave version                    show the version
@@ -30,7 +33,12 @@ controlled interleaving of its goroutines, and reports the first bug found
 (deadlock, leaked goroutine, data race, panic, failed assertion, livelock)
 with a schedule file that "interleave replay" runs again. A fuzz test
 (FuzzXxx) is explored once per input of its seed corpus (f.Add and
-testdata/fuzz), and its schedule files record the input.
+testdata/fuzz), and its schedule files record the input. The schedule
+file also holds the bug's signature (the 2 to 4 events that triggered it,
+with their sites and call stacks), and a copy is kept in the cache
+directory: after the code changed, "interleave regress FILE" (or
+"interleave regress -all" for every bug the packages ever had) checks
+whether the bug was really fixed.
 
 The source is instrumented into a cache directory ($INTERLEAVE_CACHE, else
 the user cache directory) and handed to go test with -overlay and -modfile:
@@ -106,7 +114,9 @@ the module of the current directory: the same test, the same choices, the
 same finding. It exits 1 when the finding reproduces, 0 when the test now
 passes, and 1 with a plain message when the code no longer follows the
 schedule (it changed since the schedule was recorded, or it does something
-the tool does not control, such as iterating over a map or real I/O).
+the tool does not control, such as iterating over a map or real I/O). To
+check whether the bug survived a change of the code, use "interleave
+regress FILE", which steers toward a similar interleaving instead.
 
 Flags:
 	-v, -json, -timeout, -tags, -C, -x, -gcflags, ... as for interleave test
@@ -136,6 +146,46 @@ Flags:
 	-v, -timeout, -tags, -C, -instrument, ... as for interleave replay
 `
 
+const regressUsage = `usage: interleave regress [flags] FILE [packages]
+       interleave regress -all [flags] [packages]
+
+Regress checks whether the bug of the schedule file FILE was really fixed
+in the changed code (regression mode, after RegressionMaple: Tsui, Wu,
+Chan, "Toward a methodology to expose partially fixed concurrency bugs in
+modified multithreaded programs"). A replay of FILE no longer follows
+changed code; regress instead finds events similar to the bug's signature
+(the 2 to 4 events that triggered it) and steers the scheduler toward the
+same interleaving: a goroutine about to perform signature event i+1 is
+held back until event i has happened.
+
+Two events are similar when they are the same operation, in the same
+function within w lines of the original position relative to the
+function's start (w=any: anywhere, for a helper extracted or renamed),
+with call stacks at most d edits apart (Wagner-Fischer), and touch the
+objects the events matched before them touched; goroutine ids are never
+compared. w and d are searched from exact (w=0, d=0) to loose (w=any,
+d=3) within the budget: a run tells the tightest level at which every
+signature event has a similar event and jumps there.
+
+The verdict: "re-exposed: the bug (kind) comes back at w=.., d=.." with
+the new schedule file and the command that replays it (exit 1), or "not
+re-exposed within the budget: N schedules, w up to .., d up to .." (exit
+0). Packages default to the package of FILE.
+
+With -all, every bug signature kept for the packages (default ./...) is
+checked: interleave test keeps one for every finding in the cache
+directory.
+
+Flags:
+	-all              re-check every kept signature of the packages
+	-schedules N      schedules per signature (default 200)
+	-seed N           seed (default 1)
+	-budget D         wall-clock budget per signature (default none)
+	-schedule-dir DIR where schedule files are written
+	-v, -json, -timeout, -tags, -C, -x, -gcflags, -instrument ... as for
+	                  interleave test
+`
+
 // runHelp prints the help of a command.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -149,6 +199,8 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, replayUsage)
 	case "view":
 		fmt.Fprint(stdout, viewUsage)
+	case "regress":
+		fmt.Fprint(stdout, regressUsage)
 	case "bench":
 		bench.Main(context.Background(), []string{"-h"}, stdout, stdout, nil)
 	default:

@@ -53,6 +53,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	schedDir := fs.String("schedule-dir", "-", "write the schedule files of findings here (\"-\" for none)")
 	verbose := fs.Bool("v", false, "print a line per kernel as it finishes")
 	render := fs.String("render", "", "run nothing: render the JSON report in this file again (to -md and -json)")
+	regress := fs.String("regress", "", "measure regression mode instead (kernels with a partial fix): write the table into this Markdown file, between the markers of docs/regression.md")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -118,6 +119,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	}
 
 	start := time.Now()
+	if *regress != "" {
+		return regressMain(ctx, cfg, kernels, b, *regress, stdout, stderr, start)
+	}
 	runs, err := Execute(ctx, cfg, kernels, b)
 	if err != nil {
 		fmt.Fprintf(stderr, "interleave bench: %v\n", err)

@@ -174,60 +174,80 @@ func Detects(strategy, kind, detect string) bool {
 // for a harness that cannot work at all (no work directory, canceled).
 func Execute(ctx context.Context, cfg Config, kernels []*Kernel, b Builder) ([]Run, error) {
 	cfg = cfg.withDefaults()
-	work := cfg.WorkDir
-	if work == "" {
-		tmp, err := os.MkdirTemp("", "interleave-bench-")
-		if err != nil {
-			return nil, fmt.Errorf("bench: creating a work directory: %w", err)
-		}
-		defer os.RemoveAll(tmp)
-		work = tmp
-	} else if err := os.MkdirAll(work, 0o755); err != nil {
-		return nil, fmt.Errorf("bench: creating the work directory: %w", err)
+	work, cleanup, err := workDir(cfg)
+	if err != nil {
+		return nil, err
 	}
+	defer cleanup()
 	if cfg.ScheduleDir != "-" {
 		if err := os.MkdirAll(cfg.ScheduleDir, 0o755); err != nil {
 			return nil, fmt.Errorf("bench: creating the schedule directory: %w", err)
 		}
 	}
 
-	jobs := make(chan *Kernel)
 	var (
 		mu   sync.Mutex
 		runs []Run
 		done int
-		wg   sync.WaitGroup
 	)
-	for w := 0; w < cfg.Parallel; w++ {
+	err = forEach(ctx, cfg.Parallel, len(kernels), func(i int) {
+		k := kernels[i]
+		start := time.Now()
+		rs := runKernel(ctx, cfg, work, b, k)
+		mu.Lock()
+		defer mu.Unlock()
+		runs = append(runs, rs...)
+		done++
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "bench: [%d/%d] %s (%.1fs)\n", done, len(kernels), kernelLine(k, rs), time.Since(start).Seconds())
+		}
+	})
+	if err != nil {
+		return runs, err
+	}
+	SortRuns(runs)
+	return runs, nil
+}
+
+// forEach calls fn(i) for i in [0, n), on at most workers goroutines at a
+// time, until ctx is done.
+func forEach(ctx context.Context, workers, n int, fn func(i int)) error {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := range jobs {
-				start := time.Now()
-				rs := runKernel(ctx, cfg, work, b, k)
-				mu.Lock()
-				runs = append(runs, rs...)
-				done++
-				if cfg.Progress != nil {
-					fmt.Fprintf(cfg.Progress, "bench: [%d/%d] %s (%.1fs)\n", done, len(kernels), kernelLine(k, rs), time.Since(start).Seconds())
-				}
-				mu.Unlock()
+			for i := range jobs {
+				fn(i)
 			}
 		}()
 	}
-	for _, k := range kernels {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- k
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return runs, fmt.Errorf("bench: %w", err)
+		return fmt.Errorf("bench: %w", err)
 	}
-	SortRuns(runs)
-	return runs, nil
+	return nil
+}
+
+// workDir returns cfg's work directory, created, or a temporary one that
+// cleanup removes.
+func workDir(cfg Config) (dir string, cleanup func(), err error) {
+	if cfg.WorkDir != "" {
+		if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+			return "", nil, fmt.Errorf("bench: creating the work directory: %w", err)
+		}
+		return cfg.WorkDir, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "interleave-bench-")
+	if err != nil {
+		return "", nil, fmt.Errorf("bench: creating a work directory: %w", err)
+	}
+	return tmp, func() { os.RemoveAll(tmp) }, nil
 }
 
 // kernelLine summarizes the runs of one kernel for the progress output.
@@ -343,16 +363,22 @@ func buildAll(ctx context.Context, dir string, variants []string, outDir string,
 // runOnce runs the test binary bin once with the given strategy and seed
 // and reads back its result record.
 func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy string, seed int64) Run {
-	results := filepath.Join(work, fmt.Sprintf("%s-%s-%d.jsonl", name, strategy, seed))
+	r, _ := runConfig(ctx, cfg, work, bin, pkgDir, name, wire.Config{Strategy: strategy, Seed: seed})
+	return r
+}
+
+// runConfig runs the test binary bin once with wc, completed by cfg's
+// budget, and returns the run and the result record that speaks for it
+// (nil when there is none).
+func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, wc wire.Config) (Run, *wire.Result) {
+	results := filepath.Join(work, fmt.Sprintf("%s-%s-%d.jsonl", name, wc.Strategy, wc.Seed))
 	os.Remove(results)
-	wc := wire.Config{
-		Strategy:    strategy,
-		Schedules:   cfg.Schedules,
-		Seed:        seed,
-		Budget:      wire.Duration(cfg.Budget),
-		MaxSteps:    cfg.MaxSteps,
-		Results:     results,
-		ScheduleDir: cfg.ScheduleDir,
+	wc.Schedules = cfg.Schedules
+	wc.Budget = wire.Duration(cfg.Budget)
+	wc.MaxSteps = cfg.MaxSteps
+	wc.Results = results
+	if wc.ScheduleDir == "" {
+		wc.ScheduleDir = cfg.ScheduleDir
 	}
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
@@ -380,7 +406,7 @@ func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy 
 		if t := strings.TrimSpace(out.String()); t != "" {
 			msg += ": " + t
 		}
-		return Run{Outcome: OutcomeError, Wall: wall, Message: msg}
+		return Run{Outcome: OutcomeError, Wall: wall, Message: msg}, nil
 	}
 	res := pick(recs)
 	return Run{
@@ -391,7 +417,7 @@ func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy 
 		Seconds:   res.Seconds,
 		Wall:      wall,
 		Message:   firstLine(res.Message),
-	}
+	}, &res
 }
 
 // pick returns the record that speaks for the package: the first finding,

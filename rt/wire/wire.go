@@ -28,8 +28,8 @@ type Config struct {
 	// View, with strategy "replay", is where the replay writes the HTML
 	// page of the finding it reproduces ("interleave view").
 	View string `json:"view,omitempty"`
-	// Strategy names the search strategy: "random" (default), "pct", "dfs"
-	// or "replay".
+	// Strategy names the search strategy: "random" (default), "pct", "dfs",
+	// "replay" or "regression".
 	Strategy string `json:"strategy,omitempty"`
 	// Schedules is the budget of iterations per test (default 1000).
 	Schedules int `json:"schedules,omitempty"`
@@ -87,6 +87,10 @@ type Config struct {
 	// one schedule tracks, the race detector's memory; a schedule that
 	// exceeds it is reported as a resource limit (default 16000000).
 	MaxObjects int `json:"max_objects,omitempty"`
+	// Regress is the path of a schedule file with a bug signature that the
+	// strategy "regression" steers toward (regression mode: was the bug
+	// really fixed? Tsui, Wu, Chan, section 3).
+	Regress string `json:"regress,omitempty"`
 }
 
 // DefaultStall is how long before its time a timer may fire, by default,
@@ -182,6 +186,31 @@ type Result struct {
 	// EventHash is the event hash of the last schedule run (as in a
 	// schedule file), so that two runs of a replay can be compared.
 	EventHash string `json:"event_hash,omitempty"`
+	// Regress is what a run of the strategy "regression" did.
+	Regress *RegressResult `json:"regress,omitempty"`
+}
+
+// RegressResult says how a regression run (strategy "regression") used
+// its bug signature: at which similarity the schedule that ended the run
+// matched it, and how loose the search went.
+type RegressResult struct {
+	// W and D are the window and the call-stack distance of the last
+	// schedule run: of the one that re-exposed the bug, when there was a
+	// finding. W is a number of lines within the same function, or "any".
+	W string `json:"w"`
+	D int    `json:"d"`
+	// MaxW and MaxD are the loosest window and distance tried.
+	MaxW string `json:"max_w"`
+	MaxD int    `json:"max_d"`
+	// Matched is the number of signature events the last schedule matched,
+	// of Events.
+	Matched int `json:"matched"`
+	Events  int `json:"events"`
+	// Unsteered: the last schedule was left to chance (every third one
+	// is, in case the fix changed how the bug is triggered).
+	Unsteered bool `json:"unsteered,omitempty"`
+	// Original is the finding kind of the signature's schedule file.
+	Original string `json:"original,omitempty"`
 }
 
 // AppendResult appends r as one JSON line to the file at path.
@@ -222,8 +251,59 @@ func ReadResults(path string) ([]Result, error) {
 // ScheduleFormat and ScheduleVersion identify schedule files.
 const (
 	ScheduleFormat  = "interleave-schedule"
-	ScheduleVersion = 1
+	ScheduleVersion = 2
 )
+
+// Bug signatures (format version 2) follow RegressionMaple (Tsui, Wu,
+// Chan, "Toward a methodology to expose partially fixed concurrency bugs
+// in modified multithreaded programs", section 2.2): the short sequence of
+// events that triggered a bug, each with its operation, site and call
+// stack, so that a changed program can be steered toward a similar
+// interleaving.
+
+// Signature is the bug signature of a finding (bSig, section 2.2): 1 to 4
+// events in the order they happened (pending events, which the goroutines were blocked in when
+// the bug showed, last).
+type Signature struct {
+	Events []SigEvent `json:"events"`
+}
+
+// SigEvent is one event of a bug signature: the paper's event <inst, op,
+// obj, ctx> (section 2.1) in source terms. Goroutine and object ids of
+// the run are not kept: Goroutine and Object only say which events of the
+// signature ran in the same goroutine and touched the same object.
+type SigEvent struct {
+	// Op is the operation (event.Op's Key: "read", "write", "Lock",
+	// "send", ...).
+	Op string `json:"op"`
+	// File, Line and Column are the site of the operation in the source.
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	// Function is the function the operation is in, without its import
+	// path ("(*Counter).Inc", "TestX.func1"); FuncLine is the line where
+	// that function begins, so that Line-FuncLine locates the operation
+	// inside its function even when the function moved.
+	Function string `json:"function,omitempty"`
+	FuncLine int    `json:"func_line,omitempty"`
+	// Stack is the call stack of the operation, innermost function first,
+	// names as in Function, frames of the runtime and of package testing
+	// left out.
+	Stack []string `json:"stack,omitempty"`
+	// Object numbers the objects of the signature from 1: events with the
+	// same number touched the same object; 0: no object.
+	Object int `json:"object,omitempty"`
+	// Goroutine numbers the goroutines of the signature from 1: events
+	// with the same number ran in the same goroutine.
+	Goroutine int `json:"goroutine"`
+	// Pending: the goroutine was about to perform the operation, blocked,
+	// when the bug showed (a deadlock's lock requests).
+	Pending bool `json:"pending,omitempty"`
+}
+
+// MaxSignature is the most events a signature has (Lu et al.: most
+// concurrency bugs need no more than four events in a specific order).
+const MaxSignature = 4
 
 // Schedule is the content of a schedule file: everything needed to run one
 // interleaving of one test again.
@@ -267,6 +347,9 @@ type Schedule struct {
 	// FuzzXxx test's seed), one value per line in the format of go test's
 	// corpus files (int(5), string("a")); a replay calls the body with it.
 	Input []string `json:"input,omitempty"`
+	// Signature is the bug signature (version 2; nil in version 1 files
+	// and when the events could not be told).
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 // WriteSchedule writes s to path, creating its directory.
@@ -306,8 +389,16 @@ func ParseSchedule(name string, b []byte) (*Schedule, error) {
 	if s.Format != ScheduleFormat {
 		return nil, fmt.Errorf("%s: %w (format %q)", name, ErrNotSchedule, s.Format)
 	}
-	if s.Version != ScheduleVersion {
-		return nil, fmt.Errorf("%s: schedule format version %d is not supported (this build reads version %d)", name, s.Version, ScheduleVersion)
+	if s.Version < 1 || s.Version > ScheduleVersion {
+		return nil, fmt.Errorf("%s: schedule format version %d is not supported (this build reads versions 1 to %d)", name, s.Version, ScheduleVersion)
+	}
+	if s.Signature != nil {
+		if s.Version < 2 {
+			return nil, fmt.Errorf("%s: corrupt schedule: a signature in a version %d file", name, s.Version)
+		}
+		if err := s.Signature.validate(); err != nil {
+			return nil, fmt.Errorf("%s: corrupt schedule: %w", name, err)
+		}
 	}
 	if s.Test == "" {
 		return nil, fmt.Errorf("%s: corrupt schedule: no test name", name)
@@ -326,4 +417,22 @@ func RunPattern(test string) string {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	return strings.Join(parts, "/")
+}
+
+// validate checks a signature read from a file.
+func (g *Signature) validate() error {
+	if len(g.Events) == 0 || len(g.Events) > MaxSignature {
+		return fmt.Errorf("signature has %d events (want 1 to %d)", len(g.Events), MaxSignature)
+	}
+	for i, e := range g.Events {
+		switch {
+		case e.Op == "":
+			return fmt.Errorf("signature event %d has no operation", i+1)
+		case e.Goroutine < 1 || e.Goroutine > len(g.Events) || e.Object < 0 || e.Object > len(g.Events):
+			return fmt.Errorf("signature event %d: bad goroutine or object number", i+1)
+		case e.Line < 0 || e.Column < 0 || e.FuncLine < 0:
+			return fmt.Errorf("signature event %d: bad position", i+1)
+		}
+	}
+	return nil
 }

@@ -38,13 +38,18 @@ func (b *Broker) Unsubscribe(s *Sub) {
 	}
 }
 
+// deliver hands v to s.
+func (s *Sub) deliver(v int) {
+	s.c <- v
+}
+
 // Publish delivers v to every subscriber.
 func (b *Broker) Publish(v int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, s := range b.subs {
-		// BUG: still sends while holding b.mu; the buffer of one only
-		// postpones the deadlock to the next message.
-		s.c <- v
+		// BUG: still sends while holding b.mu (in deliver); the buffer of
+		// one only postpones the deadlock to the next message.
+		s.deliver(v)
 	}
 }

@@ -115,3 +115,28 @@ func Conflicts(a, b Event) bool {
 	}
 	return a.Op.modifies() || b.Op.modifies()
 }
+
+// Key is the name of an operation in schedule files' bug signatures: the
+// name String gives, except that the operations String names alike (the
+// Lock of a Mutex and of an RWMutex) get distinct keys.
+func (o Op) Key() string {
+	switch o {
+	case OpWLock:
+		return "RWMutex.Lock"
+	case OpWUnlock:
+		return "RWMutex.Unlock"
+	case OpTryWLock:
+		return "RWMutex.TryLock"
+	}
+	return o.String()
+}
+
+// ParseOp returns the operation whose Key is k.
+func ParseOp(k string) (Op, bool) {
+	for o := OpNone; o < numOps; o++ {
+		if o.Key() == k {
+			return o, true
+		}
+	}
+	return OpNone, false
+}

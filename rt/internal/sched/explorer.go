@@ -182,6 +182,7 @@ func (x *Explorer) newIteration(n int) *Iteration {
 		x.race.Reset()
 		it.race = x.race
 	}
+	it.obs, _ = x.strat.(strategy.Observer)
 	return it
 }
 

@@ -59,6 +59,9 @@ type Finding struct {
 	// keeps the first 64); MaxStall is the longest stall among them all.
 	EarlyTimersDropped int
 	MaxStall           time.Duration
+	// Pending holds the operation each goroutine still alive was about to
+	// perform or was blocked in when the bug showed (for its signature).
+	Pending []event.Event
 }
 
 // limit reports an iteration that reached one of its resource bounds;

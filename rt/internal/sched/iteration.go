@@ -95,6 +95,9 @@ type Iteration struct {
 
 	rtScratch any // per-iteration state of package rt
 
+	// obs is the strategy, when it follows events (strategy.Observer).
+	obs strategy.Observer
+
 	// bubble counts the testing/synctest bubbles the test is in: there the
 	// clock stands still while code runs and no timer fires early, as
 	// synctest promises.
@@ -120,6 +123,9 @@ func (it *Iteration) record(ev event.Event) {
 		it.preempts = append(it.preempts, it.traceDropped+len(it.trace))
 	}
 	it.trace = append(it.trace, ev)
+	if it.obs != nil {
+		it.obs.Executed(ev, it.traceDropped+len(it.trace)-1)
+	}
 	h := it.hash
 	for _, v := range [4]uint32{uint32(ev.G), uint32(ev.Op), uint32(ev.Obj), ev.Site} {
 		h ^= uint64(v)
@@ -141,6 +147,9 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	}
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
+	if it.obs != nil {
+		it.obs.Pending(g.pending)
+	}
 	it.steps++
 	if it.bubble == 0 {
 		it.clock += stepQuantum
@@ -379,6 +388,7 @@ func (it *Iteration) fail(g *G, f *Finding) {
 		f.Trace, f.TraceDropped, f.Preempts = it.trace, it.traceDropped, it.preempts
 		f.Objects = it.objectNames()
 		f.EarlyTimers, f.EarlyTimersDropped, f.MaxStall = it.early, it.earlyDropped, it.earlyMax
+		f.Pending = it.pendingEvents()
 		it.finding = f
 		// Every parked goroutine captures its stack while unwinding;
 		// not when there are too many to report.

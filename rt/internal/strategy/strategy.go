@@ -95,6 +95,10 @@ type Config struct {
 	PCTDepth int   // bug depth d for PCT (default 3)
 	MaxDepth int   // DFS: choice points explored per iteration (default 10000)
 	Replay   []int // choices to replay
+	// Signature and SitePos configure the regression strategy: the bug
+	// signature to steer toward and the source position of a site.
+	Signature []SigEvent
+	SitePos   func(site uint32) Pos
 }
 
 // New returns the strategy named by c.Name.
@@ -112,6 +116,11 @@ func New(c Config) (Strategy, error) {
 		return NewDFS(c.MaxDepth), nil
 	case "replay":
 		return NewReplay(c.Replay), nil
+	case "regression":
+		if len(c.Signature) == 0 || c.SitePos == nil {
+			return nil, fmt.Errorf("strategy regression needs a bug signature")
+		}
+		return NewRegression(c.Seed, c.Signature, c.SitePos), nil
 	}
 	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs or replay)", c.Name)
 }

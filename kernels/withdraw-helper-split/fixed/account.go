@@ -1,0 +1,31 @@
+// Package fixed is the fixed variant of the withdraw-helper-split kernel.
+package fixed
+
+import "sync"
+
+// Account is a bank account.
+type Account struct {
+	mu      sync.Mutex
+	balance int
+}
+
+// NewAccount returns an account holding n.
+func NewAccount(n int) *Account { return &Account{balance: n} }
+
+// Withdraw takes n from the account if it holds that much.
+func (a *Account) Withdraw(n int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.balance < n {
+		return false
+	}
+	a.balance -= n
+	return true
+}
+
+// Balance returns the balance.
+func (a *Account) Balance() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.balance
+}
