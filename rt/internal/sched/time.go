@@ -132,8 +132,8 @@ func (it *Iteration) noteEarlyTimer() {
 		it.earlyDropped++
 		return
 	}
-	for _, o := range it.opts {
-		if o.G != 0 {
+	for i, n := 0, it.pt.Len(); i < n; i++ {
+		if o := it.pt.At(i); o.G != 0 {
 			e.Runnable = append(e.Runnable, o.G)
 		}
 	}

@@ -20,7 +20,10 @@ func (r *Random) Name() string { return "random" }
 func (r *Random) Begin() bool { return true }
 
 // Choose implements Strategy.
-func (r *Random) Choose(p *Point) int { return r.rng.intn(len(p.Options)) }
+func (r *Random) Choose(p *Point) int { return r.rng.intn(p.Len()) }
+
+// Indexed implements Indexed.
+func (r *Random) Indexed() {}
 
 // End implements Strategy.
 func (r *Random) End(Outcome) {}
