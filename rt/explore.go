@@ -42,6 +42,10 @@ type Options struct {
 	MaxGoroutines int
 	MaxChoices    int
 	MaxObjects    int
+	// Next, when set, gives the number of the next schedule to run (0: no
+	// more), for an exploration split between processes (random and pct
+	// only; see sched.Config.Next).
+	Next func() int
 }
 
 // Report is the outcome of an exploration.
@@ -49,7 +53,7 @@ type Report struct {
 	Test      string
 	Strategy  string
 	Seed      int64
-	Schedules int  // iterations run, including the failing one
+	Schedules int  // iterations run; with a finding, the failing one's number
 	Exhausted bool // a systematic strategy covered its whole space
 	Skipped   bool
 	Kind      string // the finding's kind; "" when nothing was found
@@ -142,6 +146,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		MaxChoices:     opts.MaxChoices,
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
+		Next:           opts.Next,
 	}, randomized(opts, body))
 	rep := &Report{
 		Test:      name,
@@ -159,13 +164,16 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		rep.Strategy = opts.Replay.Strategy
 	}
 	if f := res.Finding; f != nil {
+		if opts.Strategy != "replay" {
+			rep.Schedules = res.Last // the failing schedule's number
+		}
 		rep.Kind, rep.Message = f.Kind, f.Message
 		rep.Schedule = &wire.Schedule{
 			Package:   opts.Package,
 			Test:      name,
 			Strategy:  rep.Strategy,
 			Seed:      opts.Seed,
-			Iteration: res.Iterations,
+			Iteration: rep.Schedules,
 			Finding:   f.Kind,
 			Message:   f.Message,
 			Race:      !opts.NoRace,

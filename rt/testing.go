@@ -76,9 +76,27 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		opts.ScheduleDir = "-"
 		opts.Schedules = 1
 	}
+	if cfg.Worker != "" && splits(cfg) {
+		runWorker(t, cfg, opts, body) // a worker started by the process below
+		return
+	}
+	var split *pool
+	if splits(cfg) {
+		if split, err = startPool(t, cfg); err != nil {
+			t.Fatal(err)
+		}
+		opts.Next = split.share.next
+	}
 	before := explored
 	explored = append(explored, t.Name())
 	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
+	if split != nil {
+		var perr error
+		rep, perr = split.finish(rep)
+		if perr != nil && err == nil {
+			t.Error(perr)
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +111,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 			msg, text := unrepeatableMessage(t.Name(), rep, before)
 			res := wire.Result{
 				Package: cfg.Package, Test: t.Name(), Outcome: wire.OutcomeUnrepeatable, Strategy: rep.Strategy, Seed: rep.Seed,
-				Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg,
+				Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg, Shard: cfg.Shard,
 			}
 			if cfg.Results != "" {
 				if err := wire.AppendResult(cfg.Results, res); err != nil {
@@ -109,7 +127,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 	res := wire.Result{
 		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
-		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash,
+		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash, Shard: cfg.Shard,
 	}
 	switch {
 	case rep.Diverged != "":

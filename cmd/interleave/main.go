@@ -4,6 +4,7 @@
 //
 //	interleave test [flags] [packages]    explore the tests of packages
 //	interleave replay [flags] FILE        run a recorded schedule again
+//	interleave merge [-o DIR] DIR...      combine the results of shards
 //	interleave help [command]             show help
 //	interleave version                    show the version
 //
@@ -39,6 +40,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runTest(ctx, args[1:], stdout, stderr)
 	case "replay":
 		return runReplay(ctx, args[1:], stdout, stderr)
+	case "merge":
+		return runMerge(args[1:], stdout, stderr)
 	case "bench":
 		return bench.Main(ctx, args[1:], stdout, stderr, &bench.DriverBuilder{Instrument: instrumentFile, GoFlags: []string{"-p=1"}})
 	case "help", "-h", "-help", "--help":

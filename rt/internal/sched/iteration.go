@@ -28,6 +28,7 @@ import (
 // Iteration is one run of the test body under one schedule.
 type Iteration struct {
 	x    *Explorer
+	num  int  // the schedule's number in its exploration, from 1
 	gs   []*G // every goroutine, by id-1
 	live []*G // goroutines not yet exited, by id
 	cur  *G
@@ -105,6 +106,10 @@ type Iteration struct {
 	yieldSw  int  // the switch count yielders belong to
 	dead     int  // exited goroutines not yet compacted out of live
 }
+
+// Number is the number of the schedule the iteration runs, counting from
+// 1 in its exploration (a replay's: the recorded one).
+func (it *Iteration) Number() int { return it.num }
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 

@@ -6,16 +6,21 @@ package strategy
 // change points, chosen uniformly among the k choice points of an
 // iteration, the goroutine about to run drops to a priority below every
 // initial one. A bug of depth d is then found with probability at least
-// 1/(n k^(d-1)) per iteration. k is not known in advance: it is learned as
-// the largest number of choice points seen so far.
+// 1/(n k^(d-1)) per iteration. k is not known in advance: it is learned
+// from schedule 1 (its number of choice points), so that every later
+// schedule is a function of the seed and its number alone, whichever
+// process runs it (Independent).
 //
 // The earliest pending timer is a pseudo-goroutine (id 0) with a priority
 // of its own, so timeouts race with goroutines like any other thread.
 // Select choices, which the priorities do not order, are uniform.
 type PCT struct {
+	seed    int64
+	i       int // the schedule begun last
 	rng     *rng
 	depth   int
 	k       int
+	learned bool // k was learned from schedule 1
 	prio    map[int32]int64
 	changes []int // choice-point indexes where priorities change, ascending
 	next    int   // next change to apply
@@ -24,7 +29,8 @@ type PCT struct {
 // NewPCT returns a PCT strategy of bug depth d.
 func NewPCT(seed int64, d int) *PCT {
 	return &PCT{
-		rng:   newRNG(seed, 0x2),
+		seed:  seed,
+		rng:   &rng{},
 		depth: d,
 		k:     1, // learned from the first iteration on
 		prio:  make(map[int32]int64),
@@ -35,7 +41,15 @@ func NewPCT(seed int64, d int) *PCT {
 func (s *PCT) Name() string { return "pct" }
 
 // Begin implements Strategy: fresh priorities and change points.
-func (s *PCT) Begin() bool {
+func (s *PCT) Begin() bool { return s.BeginAt(s.i + 1) }
+
+// Calibrate implements Independent: k comes from schedule 1.
+func (s *PCT) Calibrate() bool { return !s.learned }
+
+// BeginAt implements Independent.
+func (s *PCT) BeginAt(i int) bool {
+	s.i = i
+	*s.rng = rng{s: scheduleSeed(s.seed, i) ^ 0x2}
 	clear(s.prio)
 	s.changes = s.changes[:0]
 	for i := 0; i < s.depth-1; i++ {
@@ -82,10 +96,10 @@ func (s *PCT) Choose(p *Point) int {
 	return i
 }
 
-// End implements Strategy: learn k.
+// End implements Strategy: learn k from schedule 1.
 func (s *PCT) End(o Outcome) {
-	if o.Points > s.k {
-		s.k = o.Points
+	if s.i == 1 {
+		s.k, s.learned = max(1, o.Points), true
 	}
 }
 

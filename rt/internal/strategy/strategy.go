@@ -139,6 +139,34 @@ type Exhaustive interface {
 	Complete() bool
 }
 
+// Independent is implemented by strategies whose schedules do not depend
+// on one another: schedule i (numbered from 1) is a function of the seed,
+// i and the program alone, so that any process can run any schedule and
+// the schedules of an exploration can be split between processes and
+// machines with the same result.
+type Independent interface {
+	Strategy
+	// BeginAt starts schedule i. Begin starts the schedule after the last
+	// one begun.
+	BeginAt(i int) bool
+	// Calibrate reports whether the strategy must see schedule 1 run
+	// (BeginAt(1), End) before any later one, to learn what it needs of
+	// the program (the number of choice points, for PCT).
+	Calibrate() bool
+}
+
+// scheduleSeed derives the seed of schedule i from the exploration's seed.
+func scheduleSeed(seed int64, i int) uint64 {
+	return mix64(uint64(seed)^0x5ced5eed) ^ mix64(uint64(i))
+}
+
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
 // Config holds the parameters common to the strategies.
 type Config struct {
 	Name     string
