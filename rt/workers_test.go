@@ -134,3 +134,30 @@ func TestShardsPartitionTheSchedules(t *testing.T) {
 		}
 	}
 }
+
+// TestHelperBusy passes after long schedules: what splitting a test
+// between workers speeds up (docs/scale.md measures it).
+func TestHelperBusy(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by hand to measure -workers")
+	}
+	rt.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		n := 0
+		for i := 0; i < 4; i++ {
+			rt.WGGo(&wg, func() {
+				for k := 0; k < 500; k++ {
+					rt.Lock(&mu, 0)
+					rt.Write(&n, 0)
+					n++
+					rt.Unlock(&mu, 0)
+				}
+			}, 0)
+		}
+		rt.WGWait(&wg, 0)
+		if n != 2000 {
+			rt.TErrorf(t, "n = %d", n)
+		}
+	})
+}
