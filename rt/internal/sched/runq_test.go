@@ -107,3 +107,32 @@ func TestRunqDFSSameSpace(t *testing.T) {
 		t.Fatalf("dfs over the set: %d schedules (exhausted %v); over the list: %d (exhausted %v)", a.Iterations, a.Exhausted, b.Iterations, b.Exhausted)
 	}
 }
+
+// Timers fire in order of their time however they were reset, with
+// sleeps, AfterFunc-like callbacks and channel timers in the two heaps
+// (the check against a scan runs at every point too).
+func TestTimerHeapsOrder(t *testing.T) {
+	var fired []int
+	body := func() {
+		g := Current()
+		var keys [6]int
+		ts := make([]*Timer, len(keys))
+		for i := range keys {
+			i := i
+			ts[i] = g.NewTimer(unsafe.Pointer(&keys[i]), int64(10+i)*1e9, 0, nil, func(*Iteration, int64) { fired = append(fired, i) }, 0)
+		}
+		// Reverse the order by resets: timer i now fires at 100-i seconds.
+		for i := range ts {
+			g.ResetTimer(ts[i], int64(100-i)*1e9, false, 0)
+		}
+		g.StopTimer(ts[2], 0)
+		g.Sleep(1000e9, 0)
+	}
+	r := Explore(Config{Strategy: stay{}, Schedules: 1, Timers: TimersIdle}, body)
+	if r.Finding != nil {
+		t.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
+	}
+	if fmt.Sprint(fired) != "[5 4 3 1 0]" {
+		t.Errorf("fired %v, want [5 4 3 1 0]", fired)
+	}
+}

@@ -72,8 +72,8 @@ func (s *PCT) priority(g int32) int64 {
 
 func (s *PCT) best(p *Point) int {
 	bi, bp := 0, int64(-1<<62)
-	for i, o := range p.Options {
-		if pr := s.priority(o.G); pr > bp {
+	for i, n := 0, p.Len(); i < n; i++ {
+		if pr := s.priority(p.At(i).G); pr > bp {
 			bi, bp = i, pr
 		}
 	}
@@ -83,18 +83,22 @@ func (s *PCT) best(p *Point) int {
 // Choose implements Strategy.
 func (s *PCT) Choose(p *Point) int {
 	if p.Kind == Select {
-		return s.rng.intn(len(p.Options))
+		return s.rng.intn(p.Len())
 	}
 	i := s.best(p)
 	for s.next < len(s.changes) && s.changes[s.next] <= p.Index {
 		// The goroutine about to run at a change point drops below all
 		// initial priorities: d-1, d-2, ... for the successive changes.
-		s.prio[p.Options[i].G] = int64(s.depth - 1 - s.next)
+		s.prio[p.At(i).G] = int64(s.depth - 1 - s.next)
 		s.next++
 		i = s.best(p)
 	}
 	return i
 }
+
+// Indexed implements Indexed: PCT reads every option (the enabled one of
+// highest priority runs), O(enabled goroutines) per point, in any order.
+func (s *PCT) Indexed() {}
 
 // End implements Strategy: learn k from schedule 1.
 func (s *PCT) End(o Outcome) {
