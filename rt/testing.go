@@ -108,7 +108,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 			if rep.Path != "" {
 				os.Remove(rep.Path)
 			}
-			msg, text := unrepeatableMessage(t.Name(), rep, before)
+			msg, text := unrepeatableMessage(t.Name(), rep, before, split != nil)
 			res := wire.Result{
 				Package: cfg.Package, Test: t.Name(), Outcome: wire.OutcomeUnrepeatable, Strategy: rep.Strategy, Seed: rep.Seed,
 				Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg, Shard: cfg.Shard,

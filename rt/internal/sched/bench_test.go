@@ -197,6 +197,7 @@ func goroutinesBench(b *testing.B, goroutines int, race bool) {
 	perG := mutexOps / goroutines
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	steps := 0
 	r := Explore(Config{Strategy: strategy.NewRandom(1), Schedules: b.N, Race: race, Leaks: true}, func() {
 		g := Current()
@@ -217,10 +218,12 @@ func goroutinesBench(b *testing.B, goroutines int, race bool) {
 		steps += g.it.steps
 	})
 	b.StopTimer()
+	cpu := cpuTime() - cpu0
 	if r.Finding != nil {
 		b.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.Iterations*mutexOps), "ns/mutexop")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/point")
+	b.ReportMetric(float64(cpu)/float64(steps), "cpu-ns/point")
 	b.ReportMetric(0, "ns/op")
 }
