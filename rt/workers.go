@@ -25,10 +25,11 @@ import (
 // test binary it starts (workers, running only this test) claim chunks of
 // those schedules through a directory: chunk c is taken by whoever creates
 // the file c<c> first. A process that finds something notes the
-// schedule's number in the directory's file "found"; from then on every
-// process stops before a schedule numbered above the lowest noted, so the
-// finding reported, the lowest-numbered one, is the one a single process
-// running the schedules in order would report. The parent starts its
+// schedule's number in the directory's file "found"; every process looks
+// there now and then and stops before a schedule numbered above the
+// lowest noted, and all below it run, so the finding reported, the
+// lowest-numbered one, is the one a single process running the schedules
+// in order would report. The parent starts its
 // workers only when the test is still running after workerDelay, so that
 // short tests cost no process.
 
@@ -36,8 +37,15 @@ import (
 // its workers.
 var workerDelay = 100 * time.Millisecond
 
-// chunkSize is the number of schedules a process claims at a time.
-const chunkSize = 8
+// chunkSize is the number of schedules a process claims at a time, and
+// foundEvery how often (in schedules) it looks for another's finding: a
+// file created per chunk and a file read every foundEvery schedules cost
+// well under a microsecond per schedule, and a process runs at most
+// foundEvery-1 schedules past another's finding.
+const (
+	chunkSize  = 32
+	foundEvery = 8
+)
 
 // splits reports whether cfg explores its tests' schedules split between
 // processes or shards.
@@ -83,7 +91,7 @@ func (s *share) next() int {
 	}
 	i := s.pos*s.n + s.k + 1
 	s.pos++
-	if s.dir != "" {
+	if s.dir != "" && (s.pos-1)%foundEvery == 0 {
 		if f := lowestFound(s.found); f > 0 && f < i {
 			return 0 // every schedule below the lowest finding is another's
 		}

@@ -146,10 +146,11 @@ func Explore(cfg Config, body func()) *Result {
 		r.Iterations++
 		r.Last = num
 		it := x.run(body, num, deadline)
-		if it.overBudget.Load() && r.Iterations > 1 {
+		if it.overBudget.Load() && (r.Iterations > 1 || split && num > 1) {
 			// The budget ran out during this schedule: the ones before
-			// it are the exploration. Only a first schedule that does
-			// not end within the budget is reported.
+			// it are the exploration. Only a first schedule (schedule 1,
+			// when split) that does not end within the budget is
+			// reported.
 			r.Iterations--
 			break
 		}
