@@ -144,7 +144,9 @@ func (it *Iteration) place(g *G) {
 		s = &it.runq
 		if o := g.pendObj; o != nil && gated(g.pending.Op) {
 			if gateOpen(g.pending.Op, o) {
-				o.arrivals = append(o.arrivals, g)
+				if o.once != onceDone { // a done Once never closes again
+					o.arrivals = append(o.arrivals, g)
+				}
 			} else {
 				s = it.group(o, g.pending.Op)
 			}
