@@ -61,11 +61,17 @@ func splits(cfg wire.Config) bool {
 type share struct {
 	k, n  int    // the shard
 	dir   string // where the processes of a run claim chunks ("": alone)
-	c     int    // the next chunk to try
-	pos   int    // the next position in the shard's sequence
-	end   int    // the end of the claimed chunk
 	found string // the file of found schedules
 	err   error  // what went wrong claiming
+
+	// mu orders the parent's exploration and the start of its workers:
+	// until then the parent is alone and claims no files (a short test
+	// pays nothing), and the workers begin past the chunk it is in.
+	mu    sync.Mutex
+	alone bool
+	c     int // the next chunk to try
+	pos   int // the next position in the shard's sequence
+	end   int // the end of the claimed chunk
 }
 
 func newShare(cfg wire.Config, dir string) (*share, error) {
@@ -82,8 +88,10 @@ func newShare(cfg wire.Config, dir string) (*share, error) {
 
 // next returns the number of the next schedule this process runs, or 0.
 func (s *share) next() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.pos >= s.end {
-		if s.dir == "" {
+		if s.dir == "" || s.alone {
 			s.end = s.pos + chunkSize
 		} else if !s.claim() {
 			return 0
@@ -98,6 +106,19 @@ func (s *share) next() int {
 	}
 	return i
 }
+
+// share ends the parent's time alone: the chunks below the one it
+// returns are the parent's (run, or the one it runs now).
+func (s *share) share() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.alone = false
+	s.c = s.end / chunkSize
+	return s.c
+}
+
+// startFile holds the first chunk the workers may claim.
+func startFile(dir string) string { return filepath.Join(dir, "start") }
 
 // claim takes the next free chunk.
 func (s *share) claim() bool {
@@ -190,6 +211,7 @@ func startPool(t *testing.T, cfg wire.Config) (*pool, error) {
 		close(p.spawned)
 		return p, nil
 	}
+	s.alone = true
 	go func() {
 		defer close(p.spawned)
 		timer := time.NewTimer(workerDelay)
@@ -198,6 +220,13 @@ func startPool(t *testing.T, cfg wire.Config) (*pool, error) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if p.done {
+			return
+		}
+		first := p.share.share()
+		if err := os.WriteFile(startFile(p.dir), []byte(strconv.Itoa(first)), 0o644); err != nil {
+			p.share.mu.Lock()
+			p.share.err = fmt.Errorf("interleave: starting the workers: %w", err)
+			p.share.mu.Unlock()
 			return
 		}
 		for w := 1; w < cfg.Workers; w++ {
@@ -371,6 +400,13 @@ func runWorker(t *testing.T, cfg wire.Config, opts Options, body func(t *testing
 	s, err := newShare(cfg, cfg.Worker)
 	if err != nil {
 		t.Fatal(err)
+	}
+	b, err := os.ReadFile(startFile(cfg.Worker))
+	if err == nil {
+		s.c, err = strconv.Atoi(string(b))
+	}
+	if err != nil {
+		t.Fatalf("interleave: worker: %v", err)
 	}
 	opts.Next = s.next
 	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
