@@ -192,9 +192,25 @@ func BenchmarkGoroutines(b *testing.B) {
 	}
 }
 
+// BenchmarkGoroutinesEach is BenchmarkGoroutines with 20 operations per
+// goroutine whatever n (20n in all), so that starting and ending the
+// goroutines weighs the same at every n and what is left is the
+// scheduling point.
+func BenchmarkGoroutinesEach(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000} {
+		b.Run(fmt.Sprintf("norace/n=%d", n), func(b *testing.B) { opsBench(b, n, 20*n, false) })
+	}
+}
+
 func goroutinesBench(b *testing.B, goroutines int, race bool) {
+	opsBench(b, goroutines, mutexOps, race)
+}
+
+// opsBench runs iterations of ops mutex operations spread over
+// goroutines that contend for one mutex.
+func opsBench(b *testing.B, goroutines, ops int, race bool) {
 	verifyRunq = false
-	perG := mutexOps / goroutines
+	perG := ops / goroutines
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()
@@ -222,7 +238,7 @@ func goroutinesBench(b *testing.B, goroutines int, race bool) {
 	if r.Finding != nil {
 		b.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.Iterations*mutexOps), "ns/mutexop")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.Iterations*ops), "ns/mutexop")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/point")
 	b.ReportMetric(float64(cpu)/float64(steps), "cpu-ns/point")
 	b.ReportMetric(0, "ns/op")
