@@ -149,3 +149,20 @@ func TestResolveShard(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkersShardUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"test", "-workers", "0"}, "-workers 0: want at least 1"},
+		{[]string{"test", "-shard", "3/3"}, `bad shard "3/3"`},
+		{[]string{"test", "-shard", "1/2", "-strategy", "dfs"}, "dfs does not split"},
+		{[]string{"merge"}, "name the shards' schedule directories"},
+	} {
+		code, _, stderr := cli(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("interleave %v: exit %d, want 2 and %q in\n%s", tc.args, code, tc.want, stderr)
+		}
+	}
+}
