@@ -166,9 +166,12 @@ func tail(s string, n int) string {
 // unrepeatableMessage explains a finding that did not reproduce when its
 // schedule ran alone: the test is not safe to run twice in one process.
 // It returns the one-line summary and the text shown under the test.
-func unrepeatableMessage(name string, rep *Report, before []string) (summary, text string) {
+// split says the schedules were shared out between processes.
+func unrepeatableMessage(name string, rep *Report, before []string, split bool) (summary, text string) {
 	after := "after schedule 1 ran in this process"
 	switch {
+	case split && rep.Schedules > 1:
+		after = "after other schedules ran in its process"
 	case rep.Schedules > 2:
 		after = fmt.Sprintf("after schedules 1 to %d ran in this process", rep.Schedules-1)
 	case rep.Schedules == 1 && len(before) > 0:

@@ -54,6 +54,10 @@ type Options struct {
 	// to its schedule file, with the extension .html; none when no
 	// schedule file is written).
 	View string
+	// Next, when set, gives the number of the next schedule to run (0: no
+	// more), for an exploration split between processes (random and pct
+	// only; see sched.Config.Next).
+	Next func() int
 }
 
 // Report is the outcome of an exploration.
@@ -61,7 +65,7 @@ type Report struct {
 	Test      string
 	Strategy  string
 	Seed      int64
-	Schedules int  // iterations run, including the failing one
+	Schedules int  // iterations run; with a finding, the failing one's number
 	Exhausted bool // a systematic strategy covered its whole space
 	Skipped   bool
 	Kind      string // the finding's kind; "" when nothing was found
@@ -162,6 +166,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		MaxChoices:     opts.MaxChoices,
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
+		Next:           opts.Next,
 	}
 	res := sched.Explore(scfg, randomized(opts, body))
 	rep := &Report{
@@ -183,13 +188,16 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		rep.Regress = regressResult(rs, opts.Regress)
 	}
 	if f := res.Finding; f != nil {
+		if opts.Strategy != "replay" {
+			rep.Schedules = res.Last // the failing schedule's number
+		}
 		rep.Kind, rep.Message = f.Kind, f.Message
 		rep.Schedule = &wire.Schedule{
 			Package:   opts.Package,
 			Test:      name,
 			Strategy:  rep.Strategy,
 			Seed:      opts.Seed,
-			Iteration: res.Iterations,
+			Iteration: rep.Schedules,
 			Finding:   f.Kind,
 			Message:   f.Message,
 			Race:      !opts.NoRace,
@@ -216,7 +224,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			if err != nil {
 				return rep, err
 			}
-			rep.View = strings.TrimSuffix(rep.Path, ".json") + ".html"
+			rep.View = viewPath(rep.Path)
 		}
 		if opts.View != "" {
 			rep.View = opts.View
@@ -232,6 +240,20 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// viewPath is where the HTML page of the finding of the schedule file at
+// path goes: next to it.
+func viewPath(path string) string {
+	return strings.TrimSuffix(path, ".json") + ".html"
+}
+
+// removeFinding removes the schedule file at path and its page.
+func removeFinding(path string) {
+	if path != "" {
+		os.Remove(path)
+		os.Remove(viewPath(path))
+	}
+}
 
 func writeSchedule(dir string, s *wire.Schedule) (string, error) {
 	if dir == "" {

@@ -23,14 +23,14 @@ var randSeed int64
 
 // randomized returns body preceded by the choice of the iteration's seed.
 func randomized(opts Options, body func()) func() {
-	strategy, iteration := opts.Strategy, 0
+	strategy := opts.Strategy
 	if opts.Replay != nil {
-		strategy, iteration = opts.Replay.Strategy, opts.Replay.Iteration-1
+		strategy = opts.Replay.Strategy
 	}
 	return func() {
-		iteration++
 		randSeed = opts.Seed
 		if strategy != "dfs" {
+			iteration := sched.Current().Iteration().Number()
 			randSeed = int64(splitmix(uint64(opts.Seed) ^ splitmix(uint64(iteration))))
 		}
 		body()

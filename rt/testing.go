@@ -81,9 +81,27 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 	case "regression":
 		opts.Regress = scheduleFor(t, cfg.Regress, "regressing")
 	}
+	if cfg.Worker != "" && splits(cfg) {
+		runWorker(t, cfg, opts, body) // a worker started by the process below
+		return
+	}
+	var split *pool
+	if splits(cfg) {
+		if split, err = startPool(t, cfg); err != nil {
+			t.Fatal(err)
+		}
+		opts.Next = split.share.next
+	}
 	before := explored
 	explored = append(explored, t.Name())
 	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
+	if split != nil {
+		var perr error
+		rep, perr = split.finish(rep)
+		if perr != nil && err == nil {
+			t.Error(perr)
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,13 +110,11 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		// A replay already runs alone in its own process.
 		switch c, why := confirm(t, cfg, rep); c {
 		case notReproduced:
-			if rep.Path != "" {
-				os.Remove(rep.Path)
-			}
-			msg, text := unrepeatableMessage(t.Name(), rep, before)
+			removeFinding(rep.Path)
+			msg, text := unrepeatableMessage(t.Name(), rep, before, split != nil)
 			res := wire.Result{
 				Package: cfg.Package, Test: t.Name(), Outcome: wire.OutcomeUnrepeatable, Strategy: rep.Strategy, Seed: rep.Seed,
-				Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg,
+				Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg, Shard: cfg.Shard,
 			}
 			if cfg.Results != "" {
 				if err := wire.AppendResult(cfg.Results, res); err != nil {
@@ -114,7 +130,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 	res := wire.Result{
 		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
-		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash,
+		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash, Shard: cfg.Shard,
 		Regress: rep.Regress,
 	}
 	switch {

@@ -6,6 +6,7 @@
 //	interleave replay [flags] FILE         run a recorded schedule again
 //	interleave view [flags] FILE           write the HTML page of its finding
 //	interleave regress [flags] FILE [pkgs] was the bug really fixed?
+//	interleave merge [-o DIR] DIR...       combine the results of shards
 //	interleave bench [flags] [kernels]     measure the strategies on the bug kernels
 //	interleave help [command]              show help
 //	interleave version                     show the version
@@ -46,6 +47,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runView(ctx, args[1:], stdout, stderr)
 	case "regress":
 		return runRegress(ctx, args[1:], stdout, stderr)
+	case "merge":
+		return runMerge(args[1:], stdout, stderr)
 	case "bench":
 		return bench.Main(ctx, args[1:], stdout, stderr, &bench.DriverBuilder{Instrument: instrumentFile, GoFlags: []string{"-p=1"}})
 	case "help", "-h", "-help", "--help":

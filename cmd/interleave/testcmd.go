@@ -6,6 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"strings"
 	"time"
 
 	"interleave.dev/internal/driver"
@@ -73,6 +76,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		goroutines int
 		choices    int
 		objects    int
+		workers    int
+		shard      string
 	)
 	fs := newFlagSet("test", testUsage, stderr)
 	fs.StringVar(&strategy, "strategy", "random", "random, pct or dfs")
@@ -89,6 +94,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&goroutines, "goroutines", 0, "live goroutines per schedule")
 	fs.IntVar(&choices, "choices", 0, "choice points per schedule")
 	fs.IntVar(&objects, "objects", 0, "objects tracked per schedule")
+	fs.IntVar(&workers, "workers", runtime.NumCPU(), "processes exploring one test at once")
+	fs.StringVar(&shard, "shard", "", "K/N or auto/N: explore the K-th of N shares of the schedules")
 	common.define(fs)
 	patterns, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -107,6 +114,16 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if schedules < 0 || steps < 0 || pctDepth < 0 || budget < 0 || stuckAfter < 0 || goroutines < 0 || choices < 0 || stall < 0 {
 		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -budget, -stuck-after, -goroutines, -choices and -stall must not be negative")
+	}
+	if workers < 1 {
+		return usageError(stderr, "interleave test: -workers %d: want at least 1", workers)
+	}
+	shard, err = resolveShard(shard, os.Getenv)
+	if err != nil {
+		return usageError(stderr, "interleave test: -shard: %v", err)
+	}
+	if shard != "" && strategy == "dfs" {
+		return usageError(stderr, "interleave test: -shard: dfs does not split its search between shards (it runs in one process); use random or pct")
 	}
 	if timers == "stall" && stall == 0 {
 		timers = "idle" // no stall at all: timers fire only in time, or when nothing else can run
@@ -134,6 +151,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		MaxGoroutines: goroutines,
 		MaxChoices:    choices,
 		MaxObjects:    objects,
+		Workers:       workers,
+		Shard:         shard,
 	}
 	out, err := driver.Test(ctx, opts)
 	keepSignatures(out, stderr)
@@ -162,4 +181,31 @@ func usageError(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, format+"\n", args...)
 	fmt.Fprintf(stderr, "run \"interleave help\" for usage\n")
 	return 2
+}
+
+// shardIndexEnv is the variable from which "-shard auto/N" takes K: the
+// completion index of a Kubernetes Indexed Job.
+const shardIndexEnv = "JOB_COMPLETION_INDEX"
+
+// resolveShard checks a -shard value and replaces "auto" by the index in
+// $JOB_COMPLETION_INDEX. "" and any K/1 mean no sharding.
+func resolveShard(s string, getenv func(string) string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	if k, n, ok := strings.Cut(s, "/"); ok && k == "auto" {
+		idx := getenv(shardIndexEnv)
+		if idx == "" {
+			return "", fmt.Errorf("%q: $%s is not set", s, shardIndexEnv)
+		}
+		s = idx + "/" + n
+	}
+	_, n, err := wire.ParseShard(s)
+	if err != nil {
+		return "", err
+	}
+	if n == 1 {
+		return "", nil
+	}
+	return s, nil
 }

@@ -18,6 +18,7 @@ Usage:
 	interleave regress [flags] FILE [packages]
 	                                      was the bug of FILE really fixed?
 	interleave regress -all [packages]    re-check every bug the packages had
+	interleave merge [-o DIR] DIR...      combine the results of -shard runs
 	interleave bench [flags] [kernels]    measure the strategies on the bug kernels
 	interleave help [command]             show help for a command
 	interleave version                    show the version
@@ -70,6 +71,21 @@ Exploration flags:
 	                  locks: the race detector's memory) before it is
 	                  reported as a resource limit (default 16000000)
 	-pct-depth N      bug depth of the pct strategy (default 3)
+	-workers N        processes exploring the schedules of one test at
+	                  once (default: the number of CPUs). A test still
+	                  running after 100ms starts N-1 copies of its test
+	                  binary that share its schedules out. Schedule i of
+	                  random and pct is a function of the seed and i, and
+	                  the lowest-numbered failing schedule is reported, so
+	                  the result does not depend on N; dfs runs in one
+	                  process. Packages run in parallel as go test -p says
+	-shard K/N        explore the K-th (0 <= K < N) of N disjoint shares of
+	                  every test's schedules (those numbered i with
+	                  (i-1) mod N = K), to split a run between machines;
+	                  auto/N takes K from $JOB_COMPLETION_INDEX (a
+	                  Kubernetes Indexed Job). The results are written to
+	                  the schedule directory as results-K-of-N.jsonl for
+	                  "interleave merge"; random and pct only
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
 	-timers M         when a timer may fire before its time, while other
@@ -186,6 +202,21 @@ Flags:
 	                  interleave test
 `
 
+const mergeUsage = `usage: interleave merge [-o DIR] DIR|FILE...
+
+Merge combines the results of runs of "interleave test -shard K/N": each
+argument is a shard's schedule directory (holding its
+results-K-of-N.jsonl and schedule files) or a results file. For every
+test it reports what a single run would have: the lowest-numbered
+failing schedule of any shard, or a pass counting the schedules of all.
+It names shards that are missing, and exits as interleave test would (0:
+every test passed, 1: a finding).
+
+Flags:
+	-o DIR            copy the schedule files of the merged findings to
+	                  DIR (the results name the copies)
+`
+
 // runHelp prints the help of a command.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -201,6 +232,8 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, viewUsage)
 	case "regress":
 		fmt.Fprint(stdout, regressUsage)
+	case "merge":
+		fmt.Fprint(stdout, mergeUsage)
 	case "bench":
 		bench.Main(context.Background(), []string{"-h"}, stdout, stdout, nil)
 	default:

@@ -78,6 +78,11 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 		return nil, fmt.Errorf("reading test results: %w", err)
 	}
 	attr.complete(out.Results)
+	if cfg.Shard != "" {
+		if err := writeShardResults(cfg, out.Results); err != nil {
+			return nil, err
+		}
+	}
 	trimCache(o.CacheDir, time.Now())
 	timing.lap("go test")
 	timing.print(o.Stderr)

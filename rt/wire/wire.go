@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -91,6 +92,41 @@ type Config struct {
 	// strategy "regression" steers toward (regression mode: was the bug
 	// really fixed? Tsui, Wu, Chan, section 3).
 	Regress string `json:"regress,omitempty"`
+	// Workers is how many processes explore the schedules of one test at
+	// once (default 1): the test binary starts Workers-1 copies of itself
+	// for a test that is still running after a moment, and they share
+	// its schedules out. Under random and pct schedule i is a function of
+	// the seed and i alone, and the finding reported is the one of the
+	// lowest-numbered failing schedule, so the result does not depend on
+	// Workers; dfs and replay run in one process.
+	Workers int `json:"workers,omitempty"`
+	// Shard, "K/N" (0 <= K < N), explores the K-th of N disjoint shares
+	// of every test's schedules (those numbered i with (i-1) mod N = K),
+	// so that N runs, on as many machines, explore together what one run
+	// would; their results are combined by "interleave merge".
+	Shard string `json:"shard,omitempty"`
+	// Worker is set by the runtime in the processes it starts to help
+	// explore one test: the directory through which they share out its
+	// schedules.
+	Worker string `json:"worker,omitempty"`
+}
+
+// ParseShard parses a shard "K/N" with 0 <= K < N; "" is 0/1.
+func ParseShard(s string) (k, n int, err error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	ks, ns, ok := strings.Cut(s, "/")
+	if ok {
+		k, err = strconv.Atoi(ks)
+		if err == nil {
+			n, err = strconv.Atoi(ns)
+		}
+	}
+	if !ok || err != nil || n < 1 || k < 0 || k >= n {
+		return 0, 0, fmt.Errorf("bad shard %q: want K/N with 0 <= K < N", s)
+	}
+	return k, n, nil
 }
 
 // DefaultStall is how long before its time a timer may fire, by default,
@@ -188,6 +224,8 @@ type Result struct {
 	EventHash string `json:"event_hash,omitempty"`
 	// Regress is what a run of the strategy "regression" did.
 	Regress *RegressResult `json:"regress,omitempty"`
+	// Shard is the share of the schedules explored ("K/N"), when not all.
+	Shard string `json:"shard,omitempty"`
 }
 
 // RegressResult says how a regression run (strategy "regression") used

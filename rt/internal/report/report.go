@@ -58,7 +58,11 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 		}
 	}
 	if f.Kind == sched.KindPanic || f.Kind == sched.KindFatal {
-		if st := Trim(f.Stack); st != "" {
+		st := Trim(f.Stack)
+		if f.Internal {
+			st = f.Stack
+		}
+		if st != "" {
 			b.WriteString("\nstack:\n")
 			b.WriteString(indent(st, "    "))
 		}

@@ -95,6 +95,7 @@ func (it *Iteration) comeBack(g *G) *G {
 			// Make way: g leaves the schedule at the entry of an
 			// operation, and comes back like any goroutine that was out.
 			g.out, g.state = true, gOut
+			it.place(g)
 			it.held.Store(nil)
 			break
 		}
@@ -182,6 +183,10 @@ func (it *Iteration) takeOver(g *G) bool {
 	g.lastRun = it.steps
 	g.pending = event.Event{G: g.ID, Op: event.OpEnter}
 	g.pendObj = nil
+	if g.set != nil {
+		it.leaveSet(g) // its lastRun changed: enter afresh
+	}
+	it.place(g)
 	if it.race != nil {
 		if prev != nil && prev != g {
 			it.race.Spawn(prev.ID, g.ID)
@@ -206,10 +211,12 @@ func (it *Iteration) leave(h *G) {
 	}
 	if it.holderGone {
 		h.state = gDone
+		it.place(h)
 		it.removeLive(h)
 		return
 	}
 	h.out, h.state = true, gOut
+	it.place(h)
 }
 
 // reapAfter is how long the goroutine holding the schedule may stay away

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"testing"
 	"unsafe"
 
@@ -77,6 +78,7 @@ const pointsPerIteration = 2000
 // pointsPerIteration/2 scheduling points (memory accesses), under strat,
 // b.N points in all.
 func pointsBench(b *testing.B, strat strategy.Strategy, race bool) {
+	verifyRunq = false
 	n := pointsPerIteration / 2
 	iterations := b.N/pointsPerIteration + 1
 	var x, y int
@@ -117,6 +119,7 @@ func BenchmarkPointSwitchRace(b *testing.B) { pointsBench(b, other{}, true) }
 // make about 100 events in all (mutex-protected increments), under the
 // random strategy, and reports iterations per second.
 func iterationBench(b *testing.B, goroutines int) {
+	verifyRunq = false
 	perG := 100 / goroutines / 3
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -165,4 +168,78 @@ func BenchmarkCurrent(b *testing.B) {
 	if found != b.N {
 		b.Fatalf("Current found the goroutine %d times of %d", found, b.N)
 	}
+}
+
+// mutexOps is the number of mutex operations (Lock, a write, Unlock) of
+// one iteration of BenchmarkGoroutines, spread over its goroutines.
+const mutexOps = 10000
+
+// BenchmarkGoroutines measures how the cost of a scheduling point grows
+// with the number of goroutines: one iteration makes mutexOps
+// mutex-protected increments, spread evenly over n goroutines that all
+// contend for the one mutex, under the random strategy, without and with
+// race detection. A scheduling point should cost the same whatever n is
+// (the race detector's vector clocks add O(n) per synchronization).
+func BenchmarkGoroutines(b *testing.B) {
+	for _, race := range []bool{false, true} {
+		for _, n := range []int{10, 100, 1000, 10000} {
+			name := fmt.Sprintf("norace/n=%d", n)
+			if race {
+				name = fmt.Sprintf("race/n=%d", n)
+			}
+			b.Run(name, func(b *testing.B) { goroutinesBench(b, n, race) })
+		}
+	}
+}
+
+// BenchmarkGoroutinesEach is BenchmarkGoroutines with 20 operations per
+// goroutine whatever n (20n in all), so that starting and ending the
+// goroutines weighs the same at every n and what is left is the
+// scheduling point.
+func BenchmarkGoroutinesEach(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000} {
+		b.Run(fmt.Sprintf("norace/n=%d", n), func(b *testing.B) { opsBench(b, n, 20*n, false) })
+	}
+}
+
+func goroutinesBench(b *testing.B, goroutines int, race bool) {
+	opsBench(b, goroutines, mutexOps, race)
+}
+
+// opsBench runs iterations of ops mutex operations spread over
+// goroutines that contend for one mutex.
+func opsBench(b *testing.B, goroutines, ops int, race bool) {
+	verifyRunq = false
+	perG := ops / goroutines
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	steps := 0
+	r := Explore(Config{Strategy: strategy.NewRandom(1), Schedules: b.N, Race: race, Leaks: true}, func() {
+		g := Current()
+		var mu, wg, n int
+		g.WGAdd(unsafe.Pointer(&wg), goroutines, 0)
+		for k := 0; k < goroutines; k++ {
+			g.Go(func() {
+				me := Current()
+				for i := 0; i < perG; i++ {
+					me.Lock(unsafe.Pointer(&mu), 0)
+					me.Access(unsafe.Pointer(&n), unsafe.Sizeof(n), true, 0)
+					me.Unlock(unsafe.Pointer(&mu), 0)
+				}
+				me.WGAdd(unsafe.Pointer(&wg), -1, 0)
+			}, 0)
+		}
+		g.WGWait(unsafe.Pointer(&wg), 0)
+		steps += g.it.steps
+	})
+	b.StopTimer()
+	cpu := cpuTime() - cpu0
+	if r.Finding != nil {
+		b.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.Iterations*ops), "ns/mutexop")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/point")
+	b.ReportMetric(float64(cpu)/float64(steps), "cpu-ns/point")
+	b.ReportMetric(0, "ns/op")
 }

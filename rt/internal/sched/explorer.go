@@ -44,6 +44,12 @@ type Config struct {
 	// them back.
 	OrderSeed      int64
 	FirstIteration int
+	// Next, when set, gives the number of the next schedule to run
+	// (increasing; 0: no more), for an exploration split between
+	// processes: the strategy must be strategy.Independent, and schedule
+	// numbers count from 1 (FirstIteration is ignored). A strategy that
+	// must calibrate sees schedule 1 run first, whoever owns it.
+	Next func() int
 }
 
 // Result is the outcome of an exploration.
@@ -58,6 +64,9 @@ type Result struct {
 	Hash       uint64   // event hash of the last iteration
 	Steps      int      // scheduling points of the last iteration
 	Elapsed    time.Duration
+	// Last is the number of the last schedule run (the finding's): with
+	// Config.Next, not the count of schedules run.
+	Last int
 }
 
 // Explorer runs iterations.
@@ -106,26 +115,43 @@ func Explore(cfg Config, body func()) *Result {
 	}
 	start := time.Now()
 	r := &Result{}
+	var deadline time.Time
+	if cfg.Budget > 0 {
+		deadline = start.Add(cfg.Budget)
+	}
+	ind, split := x.strat.(strategy.Independent)
+	split = split && cfg.Next != nil
 	for r.Iterations < cfg.Schedules {
 		if cfg.Budget > 0 && time.Since(start) > cfg.Budget {
 			break
 		}
-		if !x.strat.Begin() {
+		num := cfg.FirstIteration
+		if num <= 0 {
+			num = 1
+		}
+		num += r.Iterations
+		if split {
+			if num = cfg.Next(); num <= 0 || num > cfg.Schedules {
+				break
+			}
+			if num > 1 && ind.Calibrate() {
+				x.calibrate(ind, body, deadline)
+			}
+			ind.BeginAt(num)
+		} else if !x.strat.Begin() {
 			if e, ok := x.strat.(strategy.Exhaustive); ok {
 				r.Exhausted = e.Complete()
 			}
 			break
 		}
 		r.Iterations++
-		var deadline time.Time
-		if cfg.Budget > 0 {
-			deadline = start.Add(cfg.Budget)
-		}
-		it := x.run(body, r.Iterations, deadline)
-		if it.overBudget.Load() && r.Iterations > 1 {
+		r.Last = num
+		it := x.run(body, num, deadline)
+		if it.overBudget.Load() && (r.Iterations > 1 || split && num > 1) {
 			// The budget ran out during this schedule: the ones before
-			// it are the exploration. Only a first schedule that does
-			// not end within the budget is reported.
+			// it are the exploration. Only a first schedule (schedule 1,
+			// when split) that does not end within the budget is
+			// reported.
 			r.Iterations--
 			break
 		}
@@ -152,7 +178,7 @@ func Explore(cfg Config, body func()) *Result {
 			break
 		}
 	}
-	if r.Finding == nil && r.Diverged == "" && !r.Skipped && r.Iterations < cfg.Schedules {
+	if r.Finding == nil && r.Diverged == "" && !r.Skipped && r.Iterations < cfg.Schedules && !split {
 		if e, ok := x.strat.(strategy.Exhaustive); ok {
 			r.Exhausted = e.Complete()
 		}
@@ -161,14 +187,20 @@ func Explore(cfg Config, body func()) *Result {
 	return r
 }
 
-func (x *Explorer) newIteration(n int) *Iteration {
-	first := x.cfg.FirstIteration
-	if first <= 0 {
-		first = 1
-	}
+// calibrate runs schedule 1 for a strategy that learns from it, without
+// reporting what it finds: the process that owns schedule 1 reports that.
+func (x *Explorer) calibrate(s strategy.Independent, body func(), deadline time.Time) {
+	s.BeginAt(1)
+	it := x.run(body, 1, deadline)
+	s.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
+}
+
+// newIteration returns the iteration that runs schedule number num.
+func (x *Explorer) newIteration(num int) *Iteration {
 	it := &Iteration{
 		x:        x,
-		mapSeed:  mix(uint64(x.cfg.OrderSeed), uint64(first+n-1)),
+		num:      num,
+		mapSeed:  mix(uint64(x.cfg.OrderSeed), uint64(num)),
 		objs:     make(map[unsafe.Pointer]*object),
 		hash:     fnvOffset,
 		epoch:    1,
@@ -178,6 +210,7 @@ func (x *Explorer) newIteration(n int) *Iteration {
 		choices:  x.choices[:0],
 		opts:     x.opts[:0],
 	}
+	_, it.indexed = x.strat.(strategy.Indexed)
 	if x.race != nil {
 		x.race.Reset()
 		it.race = x.race
@@ -186,10 +219,10 @@ func (x *Explorer) newIteration(n int) *Iteration {
 	return it
 }
 
-// run runs one iteration to its end, or until deadline (if not zero), and
-// unwinds it.
-func (x *Explorer) run(body func(), n int, deadline time.Time) *Iteration {
-	it := x.newIteration(n)
+// run runs schedule number num to its end, or until deadline (if not
+// zero), and unwinds it.
+func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
+	it := x.newIteration(num)
 	it.main = it.spawn(nil, 0, body, 0)
 	it.setCur(it.main)
 	it.main.wake <- struct{}{}

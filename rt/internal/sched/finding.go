@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -44,6 +45,9 @@ type Finding struct {
 	Race       *race.Race
 	RaceObject string
 	Stack      string // stack of a panic or fatal error
+	// Internal marks a panic raised by the tool's own code: a bug of
+	// interleave, reported with its whole stack.
+	Internal bool
 	Logs       []string
 	Trace      []event.Event
 	// TraceDropped counts the earlier events of the run not in Trace.
@@ -191,13 +195,49 @@ func (it *Iteration) panicked(g *G, p any) *Finding {
 	}
 	gi := it.info(g)
 	gi.Status = "panicked"
+	stack := string(debug.Stack())
+	// The models raise the program's own run-time errors (send on a
+	// closed channel) as RuntimeError; any other run-time error raised in
+	// the tool's frames is a bug of the tool.
+	_, isRuntimeErr := p.(runtime.Error)
+	_, modeled := p.(RuntimeError)
+	internal := isRuntimeErr && !modeled && faultedInRuntime(stack)
+	if internal {
+		msg = "internal error of interleave, not of the test (please report it, with this stack): " + msg
+	}
 	return &Finding{
 		Kind:       KindPanic,
 		Message:    msg,
 		Goroutines: []GoroutineInfo{gi},
-		Stack:      string(debug.Stack()),
+		Stack:      stack,
+		Internal:   internal,
 		Logs:       it.logs,
 	}
+}
+
+// faultedInRuntime reports whether the run-time error whose panic stack
+// is stack was raised by the tool's own code (package rt and below), the
+// frame right under the Go runtime's panic machinery, rather than by the
+// program. A panic re-raised by a deferred function (sync.OnceFunc's)
+// counts where it was first raised: the deepest panic of the stack.
+func faultedInRuntime(stack string) bool {
+	lines := strings.Split(stack, "\n")
+	first := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") || strings.HasPrefix(l, "runtime.gopanic") {
+			first = i
+		}
+	}
+	if first < 0 {
+		return false
+	}
+	for _, l := range lines[first+1:] {
+		if strings.HasPrefix(l, "\t") || l == "" || strings.HasPrefix(l, "runtime.") {
+			continue // positions, and goPanicIndex, panicmem, sigpanic...
+		}
+		return strings.HasPrefix(l, "interleave.dev/rt")
+	}
+	return false
 }
 
 func (it *Iteration) fatal(g *G, msg string) *Finding {

@@ -28,6 +28,9 @@ type G struct {
 	pendObj *object // object of the pending operation, for enabledness
 	free    bool    // chosen to resume: its next operation runs without a new choice
 	lastRun int     // step at which it was last chosen
+	set     *gset   // the set of ready goroutines it is in (runq.go)
+	idx     int     // its index in set.items
+	hidx    int     // its index in set.heap
 	yieldAt int     // switches+1 at the time it yielded
 	abort   bool    // unwinding at the end of its iteration
 	adopted bool    // started by code the tool does not control (adopt.go)
@@ -122,6 +125,7 @@ func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G 
 	g.pending = event.Event{G: g.ID, Op: event.OpStart}
 	it.gs = append(it.gs, g)
 	it.live = append(it.live, g)
+	it.place(g)
 	if it.race != nil {
 		it.race.Spawn(hbParent, g.ID)
 	}

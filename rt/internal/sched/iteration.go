@@ -28,6 +28,7 @@ import (
 // Iteration is one run of the test body under one schedule.
 type Iteration struct {
 	x    *Explorer
+	num  int  // the schedule's number in its exploration, from 1
 	gs   []*G // every goroutine, by id-1
 	live []*G // goroutines not yet exited, by id
 	cur  *G
@@ -102,7 +103,21 @@ type Iteration struct {
 	// clock stands still while code runs and no timer fires early, as
 	// synctest promises.
 	bubble int
+
+	// The enabled set (runq.go); indexed says the strategy reads the
+	// options of thread points from view instead of a list.
+	runq     gset
+	open     []*gset
+	view     optionSet
+	indexed  bool
+	yielders []*G // goroutines that yielded since the last switch
+	yieldSw  int  // the switch count yielders belong to
+	dead     int  // exited goroutines not yet compacted out of live
 }
+
+// Number is the number of the schedule the iteration runs, counting from
+// 1 in its exploration (a replay's: the recorded one).
+func (it *Iteration) Number() int { return it.num }
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 
@@ -150,6 +165,7 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	if it.obs != nil {
 		it.obs.Pending(g.pending)
 	}
+	it.place(g)
 	it.steps++
 	if it.bubble == 0 {
 		it.clock += stepQuantum
@@ -157,8 +173,8 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	if it.quiet() > it.x.cfg.MaxSteps && it.nextTimer() == nil {
 		it.fail(g, it.livelock())
 	}
-	if len(it.live) > it.x.cfg.MaxGoroutines {
-		it.fail(g, it.limit(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", len(it.live))))
+	if live := len(it.live) - it.dead; live > it.x.cfg.MaxGoroutines {
+		it.fail(g, it.limit(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", live)))
 	}
 	if len(it.objs) > it.x.cfg.MaxObjects {
 		it.fail(g, it.limit(fmt.Sprintf("the schedule tracks %d objects (memory words, channels, locks), more than its bound (-objects raises it)", len(it.objs))))
@@ -196,8 +212,26 @@ func (it *Iteration) enabled(g *G) bool {
 	return true
 }
 
-// collect fills it.opts with the options at a thread choice point.
+// collect sets it.pt to the options at a thread choice point: a set for
+// an indexed strategy (collectSet), else the list it.opts.
 func (it *Iteration) collect() {
+	if it.indexed {
+		it.collectSet()
+		if !verifyRunq {
+			return
+		}
+		it.collectList()
+		it.checkSet()
+		it.pt.Options, it.pt.Set = nil, &it.view
+		return
+	}
+	it.collectList()
+	it.pt.Options, it.pt.Set = it.opts, nil
+}
+
+// collectList fills it.opts with the options at a thread choice point, by
+// a scan of every goroutine.
+func (it *Iteration) collectList() {
 	it.opts = it.opts[:0]
 	t := it.nextTimer()
 	if t != nil && (t.when <= it.clock || it.quiet() > quietFire) {
@@ -273,9 +307,22 @@ func (it *Iteration) fair() {
 
 // yielded marks g as having yielded: it is passed over at the next choice
 // point if another goroutine can run.
-func (it *Iteration) yielded(g *G) { g.yieldAt = it.switches + 1 }
+func (it *Iteration) yielded(g *G) {
+	g.yieldAt = it.switches + 1
+	if it.yieldSw != it.switches {
+		clear(it.yielders)
+		it.yielders, it.yieldSw = it.yielders[:0], it.switches
+	}
+	for _, y := range it.yielders {
+		if y == g {
+			return
+		}
+	}
+	it.yielders = append(it.yielders, g)
+}
 
-// choose asks the strategy to pick among it.opts (at least two).
+// choose asks the strategy to pick among the options (at least two): of
+// it.pt as collect set it at a thread point, it.opts at a select point.
 func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	it.pt.Kind = kind
 	it.pt.Index = it.points
@@ -283,12 +330,14 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	if g != nil && g.state == gReady {
 		it.pt.Current = g.ID
 	}
-	it.pt.Options = it.opts
+	if kind == strategy.Select {
+		it.pt.Options, it.pt.Set = it.opts, nil
+	}
 	if len(it.choices) >= it.x.cfg.MaxChoices {
 		it.fail(g, it.limit(fmt.Sprintf("the schedule made %d choices without ending, more than its bound (a schedule this long is kept in memory to be written and replayed: -choices raises it)", len(it.choices))))
 	}
 	i := it.x.strat.Choose(&it.pt)
-	if i < 0 || i >= len(it.opts) {
+	if i < 0 || i >= it.pt.Len() {
 		it.diverge(g, "the program offered a choice the schedule does not have")
 	}
 	it.choices = append(it.choices, it.pt.Encode(i))
@@ -301,27 +350,28 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 func (it *Iteration) reschedule(g *G) {
 	for {
 		it.collect()
-		if len(it.opts) == 0 {
+		n := it.pt.Len()
+		if n == 0 {
 			it.quiescent(g)
 			return // only an exited g gets here
 		}
 		i := 0
-		if len(it.opts) > 1 {
+		if n > 1 {
 			i = it.choose(strategy.Thread, g)
-			if g != nil && it.opts[i].G != g.ID && it.enabled(g) {
-				it.preemptNext = true
-			}
 		}
-		o := it.opts[i]
+		o := it.pt.At(i)
+		if n > 1 && g != nil && o.G != g.ID && it.enabled(g) {
+			it.preemptNext = true
+		}
 		if o.G == 0 {
-			if len(it.opts) > 1 {
+			if n > 1 {
 				it.noteEarlyTimer()
 			}
 			it.fireTimer()
 			continue
 		}
 		next := it.gs[o.G-1]
-		next.lastRun = it.steps
+		it.ran(next)
 		if op := next.pending.Op; op == event.OpResume || op == event.OpStart {
 			next.free = true
 			it.record(next.pending)
@@ -346,6 +396,7 @@ func (it *Iteration) reschedule(g *G) {
 func (it *Iteration) block(g *G, op event.Op, o *object, site uint32) {
 	g.state = gBlocked
 	g.blockOp, g.blockObj, g.blockSite = op, o, site
+	it.place(g)
 	it.reschedule(g)
 }
 
@@ -355,6 +406,7 @@ func (it *Iteration) wakeUp(w *G) {
 	w.pending = event.Event{G: w.ID, Op: event.OpResume}
 	w.pendObj = nil
 	w.blockObj = nil
+	it.place(w)
 }
 
 // quiescent handles a point where nothing can run: the end of the
@@ -392,7 +444,7 @@ func (it *Iteration) fail(g *G, f *Finding) {
 		it.finding = f
 		// Every parked goroutine captures its stack while unwinding;
 		// not when there are too many to report.
-		it.wantStacks = len(it.live) <= 10000
+		it.wantStacks = len(it.live)-it.dead <= 10000
 	}
 	it.end(g)
 }
@@ -425,6 +477,7 @@ func (it *Iteration) closeDone() { it.doneOnce.Do(func() { close(it.done) }) }
 func (it *Iteration) exit(g *G, p any, abnormal bool) {
 	defer close(g.exited)
 	g.state = gDone
+	it.place(g)
 	it.removeLive(g)
 	if it.ended {
 		return
@@ -454,4 +507,21 @@ func (it *Iteration) exit(g *G, p any, abnormal bool) {
 	it.reschedule(g)
 }
 
-func (it *Iteration) removeLive(g *G) { it.live = without(it.live, g) }
+// removeLive notes that g, which exited, is no longer live. The exited
+// are compacted out of it.live when they are half of it, so an exit
+// costs O(1) amortized; until then readers of it.live skip them by state.
+func (it *Iteration) removeLive(g *G) {
+	it.dead++
+	if 2*it.dead < len(it.live) {
+		return
+	}
+	n := 0
+	for _, l := range it.live {
+		if l.state != gDone {
+			it.live[n] = l
+			n++
+		}
+	}
+	clear(it.live[n:])
+	it.live, it.dead = it.live[:n], 0
+}

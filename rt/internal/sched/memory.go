@@ -143,12 +143,11 @@ func (g *G) LeaveBubble() { g.it.bubble-- }
 
 // othersCanRun reports whether a goroutine other than g can run.
 func (it *Iteration) othersCanRun(g *G) bool {
-	for _, o := range it.live {
-		if o != g && it.enabled(o) {
-			return true
-		}
+	n := it.enabledCount()
+	if it.enabledIndex(g) >= 0 {
+		n--
 	}
-	return false
+	return n > 0
 }
 
 // Go starts f in a new controlled goroutine.

@@ -53,6 +53,12 @@ type object struct {
 	timer    *timer
 	pool     []poolItem // Pool: the objects put and not yet taken
 
+	// The enabled set (runq.go): goroutines waiting for a gated
+	// operation on it while it is closed, and those placed in the run
+	// queue while it was open.
+	group    *gset
+	arrivals []*G
+
 	// Progress (progress.go).
 	seen   int   // the progress epoch in which it was last polled
 	holder int32 // the goroutine that took the lock last

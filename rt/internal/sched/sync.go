@@ -17,6 +17,7 @@ func (g *G) Lock(addr unsafe.Pointer, site uint32) {
 	o := it.object(addr, kindMutex)
 	it.step(g, event.OpLock, o, site)
 	o.locked, o.owner = true, g.ID
+	it.gateChanged(g, o)
 	it.acquire(g, o)
 }
 
@@ -30,6 +31,7 @@ func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
 		return false
 	}
 	o.locked, o.owner = true, g.ID
+	it.gateChanged(g, o)
 	it.acquiredBy(g, o)
 	it.acquire(g, o)
 	return true
@@ -45,6 +47,7 @@ func (g *G) Unlock(addr unsafe.Pointer, site uint32) {
 		it.fail(g, it.fatal(g, "sync: unlock of unlocked mutex"))
 	}
 	o.locked, o.owner = false, 0
+	it.gateChanged(g, o)
 	it.release(g, o)
 }
 
@@ -60,6 +63,7 @@ func (g *G) RWLock(addr unsafe.Pointer, site uint32) {
 	o := it.object(addr, kindRWMutex)
 	it.step(g, event.OpWLock, o, site)
 	o.wHeld = true
+	it.gateChanged(g, o)
 	if o.readers > 0 {
 		o.writer = g
 		it.block(g, event.OpWLock, o, site)
@@ -84,6 +88,7 @@ func (g *G) RWTryLock(addr unsafe.Pointer, site uint32) bool {
 		return false
 	}
 	o.wHeld, o.wActive, o.owner = true, true, g.ID
+	it.gateChanged(g, o)
 	it.acquiredBy(g, o)
 	it.acquireRW(g, o)
 	return true
@@ -106,6 +111,7 @@ func (g *G) RWUnlock(addr unsafe.Pointer, site uint32) {
 	clear(o.rblocked)
 	o.rblocked = o.rblocked[:0]
 	o.wHeld = false
+	it.gateChanged(g, o)
 }
 
 // RLock read-locks the sync.RWMutex at addr.
@@ -236,6 +242,7 @@ func (g *G) OnceBegin(o *sync.Once, site uint32) bool {
 		return false
 	}
 	m.once = onceRunning
+	it.gateChanged(g, m)
 	return true
 }
 
@@ -248,6 +255,7 @@ func (g *G) OnceEnd(o *sync.Once) {
 	}
 	m := it.object(unsafe.Pointer(o), kindOnce)
 	m.once = onceDone
+	it.gateChanged(g, m)
 	it.release(g, m)
 }
 

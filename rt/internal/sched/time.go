@@ -48,6 +48,7 @@ type Timer struct {
 	site    uint32  // where it was started
 	dur     int64   // how long after its start it fires
 	wakes   *object // the channel its firing closes (a context's Done)
+	hidx    int     // its index in its heap of the timerSet
 }
 
 // Wakes records that firing t closes channel o, a context's Done channel
@@ -132,8 +133,8 @@ func (it *Iteration) noteEarlyTimer() {
 		it.earlyDropped++
 		return
 	}
-	for _, o := range it.opts {
-		if o.G != 0 {
+	for i, n := 0, it.pt.Len(); i < n; i++ {
+		if o := it.pt.At(i); o.G != 0 {
 			e.Runnable = append(e.Runnable, o.G)
 		}
 	}
@@ -142,10 +143,81 @@ func (it *Iteration) noteEarlyTimer() {
 
 type timer = Timer
 
-// timerSet holds the pending timers; there are few, so finding the
-// earliest effective one is a scan.
+// timerSet holds the pending timers in two min-heaps by (when, seq):
+// those without a channel, whose firing always has an effect, and those
+// of timer and ticker channels, which have none while their channel is
+// full. The earliest effective timer is the top of the first heap or the
+// top of the second if effective, and only when the second's top is a
+// full channel's are the channel timers scanned; so finding it costs
+// O(1) however many goroutines sleep, and an operation on a timer
+// O(log n).
 type timerSet struct {
-	ts []*timer
+	plain, chans timerHeap
+}
+
+// timerHeap is a min-heap of timers by (when, seq).
+type timerHeap []*timer
+
+func timerLess(a, b *timer) bool {
+	return a.when < b.when || (a.when == b.when && a.seq < b.seq)
+}
+
+func (h *timerHeap) push(t *timer) {
+	t.hidx = len(*h)
+	*h = append(*h, t)
+	h.fix(t.hidx)
+}
+
+func (h *timerHeap) remove(t *timer) {
+	s := *h
+	i, last := t.hidx, len(s)-1
+	if i != last {
+		s[i], s[last] = s[last], s[i]
+		s[i].hidx = i
+	}
+	s[last] = nil
+	*h = s[:last]
+	if i != last {
+		h.fix(i)
+	}
+}
+
+func (h timerHeap) fix(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !timerLess(h[i], h[p]) {
+			break
+		}
+		h.swap(i, p)
+		i = p
+	}
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && timerLess(h[r], h[l]) {
+			m = r
+		}
+		if !timerLess(h[m], h[i]) {
+			return
+		}
+		h.swap(i, m)
+		i = m
+	}
+}
+
+func (h timerHeap) swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].hidx, h[j].hidx = i, j
+}
+
+func (s *timerSet) heap(t *timer) *timerHeap {
+	if t.ch != nil {
+		return &s.chans
+	}
+	return &s.plain
 }
 
 func (it *Iteration) addTimer(t *timer, when int64) {
@@ -153,10 +225,13 @@ func (it *Iteration) addTimer(t *timer, when int64) {
 	t.dur = when - it.clock
 	it.timerSeq++
 	t.seq = it.timerSeq
+	h := it.timers.heap(t)
 	if !t.active {
 		t.active = true
-		it.timers.ts = append(it.timers.ts, t)
+		h.push(t)
+		return
 	}
+	h.fix(t.hidx)
 }
 
 func (it *Iteration) removeTimer(t *timer) bool {
@@ -164,15 +239,7 @@ func (it *Iteration) removeTimer(t *timer) bool {
 		return false
 	}
 	t.active = false
-	ts := it.timers.ts
-	for i, x := range ts {
-		if x == t {
-			ts[i] = ts[len(ts)-1]
-			ts[len(ts)-1] = nil
-			it.timers.ts = ts[:len(ts)-1]
-			break
-		}
-	}
+	it.timers.heap(t).remove(t)
 	return true
 }
 
@@ -189,18 +256,48 @@ func (t *timer) effective() bool {
 // nextTimer returns the earliest timer whose firing has an effect, or nil.
 func (it *Iteration) nextTimer() *timer {
 	var best *timer
-	for _, t := range it.timers.ts {
-		if !t.effective() {
-			continue
+	if len(it.timers.plain) > 0 {
+		best = it.timers.plain[0]
+	}
+	if cs := it.timers.chans; len(cs) > 0 {
+		if cs[0].effective() {
+			if best == nil || timerLess(cs[0], best) {
+				best = cs[0]
+			}
+		} else {
+			for _, t := range cs[1:] {
+				if t.effective() && (best == nil || timerLess(t, best)) {
+					best = t
+				}
+			}
 		}
-		if best == nil || t.when < best.when || (t.when == best.when && t.seq < best.seq) {
-			best = t
-		}
+	}
+	if verifyRunq {
+		it.checkNextTimer(best)
 	}
 	if best != nil && it.mainDone && best.when > it.mainDoneAt+leakGrace {
 		return nil
 	}
 	return best
+}
+
+// checkNextTimer panics if best is not the earliest effective timer a
+// scan of every timer finds.
+func (it *Iteration) checkNextTimer(best *timer) {
+	var scan *timer
+	for _, h := range []timerHeap{it.timers.plain, it.timers.chans} {
+		for i, t := range h {
+			if t.hidx != i || !t.active {
+				panic("sched: timer heap index broken")
+			}
+			if t.effective() && (scan == nil || timerLess(t, scan)) {
+				scan = t
+			}
+		}
+	}
+	if scan != best {
+		panic("sched: the timer heaps miss the earliest timer")
+	}
 }
 
 // fireTimer fires the earliest effective timer, advancing the clock.

@@ -51,7 +51,7 @@ func (s *DFS) Begin() bool {
 
 // Choose implements Strategy.
 func (s *DFS) Choose(p *Point) int {
-	n := len(p.Options)
+	n := p.Len()
 	d := s.depth
 	s.depth++
 	if d < len(s.stack) {
@@ -76,6 +76,9 @@ func (s *DFS) Choose(p *Point) int {
 
 // End implements Strategy.
 func (s *DFS) End(Outcome) {}
+
+// Indexed implements Indexed.
+func (s *DFS) Indexed() {}
 
 // Complete implements Exhaustive.
 func (s *DFS) Complete() bool { return s.done && !s.cut }

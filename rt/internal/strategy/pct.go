@@ -6,16 +6,21 @@ package strategy
 // change points, chosen uniformly among the k choice points of an
 // iteration, the goroutine about to run drops to a priority below every
 // initial one. A bug of depth d is then found with probability at least
-// 1/(n k^(d-1)) per iteration. k is not known in advance: it is learned as
-// the largest number of choice points seen so far.
+// 1/(n k^(d-1)) per iteration. k is not known in advance: it is learned
+// from schedule 1 (its number of choice points), so that every later
+// schedule is a function of the seed and its number alone, whichever
+// process runs it (Independent).
 //
 // The earliest pending timer is a pseudo-goroutine (id 0) with a priority
 // of its own, so timeouts race with goroutines like any other thread.
 // Select choices, which the priorities do not order, are uniform.
 type PCT struct {
+	seed    int64
+	i       int // the schedule begun last
 	rng     *rng
 	depth   int
 	k       int
+	learned bool // k was learned from schedule 1
 	prio    map[int32]int64
 	changes []int // choice-point indexes where priorities change, ascending
 	next    int   // next change to apply
@@ -24,7 +29,8 @@ type PCT struct {
 // NewPCT returns a PCT strategy of bug depth d.
 func NewPCT(seed int64, d int) *PCT {
 	return &PCT{
-		rng:   newRNG(seed, 0x2),
+		seed:  seed,
+		rng:   &rng{},
 		depth: d,
 		k:     1, // learned from the first iteration on
 		prio:  make(map[int32]int64),
@@ -35,7 +41,15 @@ func NewPCT(seed int64, d int) *PCT {
 func (s *PCT) Name() string { return "pct" }
 
 // Begin implements Strategy: fresh priorities and change points.
-func (s *PCT) Begin() bool {
+func (s *PCT) Begin() bool { return s.BeginAt(s.i + 1) }
+
+// Calibrate implements Independent: k comes from schedule 1.
+func (s *PCT) Calibrate() bool { return !s.learned }
+
+// BeginAt implements Independent.
+func (s *PCT) BeginAt(i int) bool {
+	s.i = i
+	*s.rng = rng{s: scheduleSeed(s.seed, i) ^ 0x2}
 	clear(s.prio)
 	s.changes = s.changes[:0]
 	for i := 0; i < s.depth-1; i++ {
@@ -58,8 +72,8 @@ func (s *PCT) priority(g int32) int64 {
 
 func (s *PCT) best(p *Point) int {
 	bi, bp := 0, int64(-1<<62)
-	for i, o := range p.Options {
-		if pr := s.priority(o.G); pr > bp {
+	for i, n := 0, p.Len(); i < n; i++ {
+		if pr := s.priority(p.At(i).G); pr > bp {
 			bi, bp = i, pr
 		}
 	}
@@ -69,23 +83,27 @@ func (s *PCT) best(p *Point) int {
 // Choose implements Strategy.
 func (s *PCT) Choose(p *Point) int {
 	if p.Kind == Select {
-		return s.rng.intn(len(p.Options))
+		return s.rng.intn(p.Len())
 	}
 	i := s.best(p)
 	for s.next < len(s.changes) && s.changes[s.next] <= p.Index {
 		// The goroutine about to run at a change point drops below all
 		// initial priorities: d-1, d-2, ... for the successive changes.
-		s.prio[p.Options[i].G] = int64(s.depth - 1 - s.next)
+		s.prio[p.At(i).G] = int64(s.depth - 1 - s.next)
 		s.next++
 		i = s.best(p)
 	}
 	return i
 }
 
-// End implements Strategy: learn k.
+// Indexed implements Indexed: PCT reads every option (the enabled one of
+// highest priority runs), O(enabled goroutines) per point, in any order.
+func (s *PCT) Indexed() {}
+
+// End implements Strategy: learn k from schedule 1.
 func (s *PCT) End(o Outcome) {
-	if o.Points > s.k {
-		s.k = o.Points
+	if s.i == 1 {
+		s.k, s.learned = max(1, o.Points), true
 	}
 }
 

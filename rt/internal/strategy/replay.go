@@ -39,5 +39,8 @@ func (r *Replay) Choose(p *Point) int {
 // End implements Strategy.
 func (r *Replay) End(Outcome) {}
 
+// Indexed implements Indexed.
+func (r *Replay) Indexed() {}
+
 // Consumed reports whether every recorded choice was used.
 func (r *Replay) Consumed() bool { return r.i == len(r.choices) }

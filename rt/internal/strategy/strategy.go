@@ -29,19 +29,64 @@ type Option struct {
 	Ev   event.Event // the pending event of G (or the select case's operation)
 }
 
-// Point is a choice point with more than one option. Options of a Thread
-// point are sorted by goroutine id, the timer (G == 0) first.
+// Point is a choice point with more than one option.
+//
+// Its options are listed in Options, except at the Thread points offered
+// to an Indexed strategy: there Set holds them, and Options is nil, so
+// that the scheduler never lists every enabled goroutine (a point then
+// costs the same whatever the number of goroutines). Len, At and Find read
+// either form. Listed Thread options are sorted by goroutine id, the
+// timer (G == 0) last; a Set's order is a function of the iteration's
+// history only (so the same under replay and DFS), not of the ids, with
+// the timer last too.
 type Point struct {
 	Kind    Kind
 	Index   int   // number of earlier choice points in this iteration
 	Current int32 // goroutine that reached the point (0 if it blocked or exited)
 	Options []Option
+	Set     OptionSet
+}
+
+// OptionSet gives the options of a choice point without listing them.
+type OptionSet interface {
+	// Len is the number of options.
+	Len() int
+	// At returns option i, 0 <= i < Len().
+	At(i int) Option
+	// IndexOf returns the index of the option of goroutine g (0: the
+	// timer), or -1.
+	IndexOf(g int32) int
+}
+
+// Indexed is implemented by strategies that read a Thread point's options
+// only through Len, At and Find, in any order the scheduler gives, so that
+// the scheduler may hand them a Set instead of a list.
+type Indexed interface {
+	Strategy
+	// Indexed marks the strategy; it does nothing.
+	Indexed()
+}
+
+// Len returns the number of options of p.
+func (p *Point) Len() int {
+	if p.Set != nil {
+		return p.Set.Len()
+	}
+	return len(p.Options)
+}
+
+// At returns option i of p.
+func (p *Point) At(i int) Option {
+	if p.Set != nil {
+		return p.Set.At(i)
+	}
+	return p.Options[i]
 }
 
 // Encode gives the schedule-file encoding of option i of p (see
 // wire.Schedule): the goroutine id, 0 for the timer, -1-case for a select.
 func (p *Point) Encode(i int) int {
-	o := p.Options[i]
+	o := p.At(i)
 	if p.Kind == Select {
 		return -1 - int(o.Case)
 	}
@@ -50,6 +95,12 @@ func (p *Point) Encode(i int) int {
 
 // Find returns the index of the option whose encoding is code, or -1.
 func (p *Point) Find(code int) int {
+	if p.Set != nil && p.Kind == Thread {
+		if code < 0 {
+			return -1
+		}
+		return p.Set.IndexOf(int32(code))
+	}
 	for i := range p.Options {
 		if p.Encode(i) == code {
 			return i
@@ -86,6 +137,34 @@ type Exhaustive interface {
 	// Complete reports whether every iteration of the space was run (and
 	// none was cut short by a bound).
 	Complete() bool
+}
+
+// Independent is implemented by strategies whose schedules do not depend
+// on one another: schedule i (numbered from 1) is a function of the seed,
+// i and the program alone, so that any process can run any schedule and
+// the schedules of an exploration can be split between processes and
+// machines with the same result.
+type Independent interface {
+	Strategy
+	// BeginAt starts schedule i. Begin starts the schedule after the last
+	// one begun.
+	BeginAt(i int) bool
+	// Calibrate reports whether the strategy must see schedule 1 run
+	// (BeginAt(1), End) before any later one, to learn what it needs of
+	// the program (the number of choice points, for PCT).
+	Calibrate() bool
+}
+
+// scheduleSeed derives the seed of schedule i from the exploration's seed.
+func scheduleSeed(seed int64, i int) uint64 {
+	return mix64(uint64(seed)^0x5ced5eed) ^ mix64(uint64(i))
+}
+
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 // Config holds the parameters common to the strategies.

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"interleave.dev/rt/wire"
+)
+
+// rareRead fails only in the schedules in which the reader sees the
+// counter at exactly 7 of 12 increments; each schedule is long enough
+// (a loop of its own) that worker processes take part.
+const rareRead = `package m
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestRareRead(t *testing.T) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	n, seen := 0, -1
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for k := 0; k < 12; k++ {
+			mu.Lock()
+			n++
+			mu.Unlock()
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		seen = n
+		mu.Unlock()
+	}()
+	busy := make([]int, 1)
+	for k := 0; k < 3000; k++ {
+		busy[0]++
+	}
+	wg.Wait()
+	if seen == 7 {
+		t.Errorf("saw the counter at 7")
+	}
+}
+`
+
+var afterLine = regexp.MustCompile(`interleave: test failure after (\d+) schedules`)
+
+// scheduleFiles returns the schedule files in dir, by name, without their
+// directory-dependent parts.
+func scheduleFiles(t *testing.T, dir string) map[string]*wire.Schedule {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	out := map[string]*wire.Schedule{}
+	for _, f := range files {
+		s, err := wire.ReadSchedule(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = s
+	}
+	return out
+}
+
+// The command's result does not depend on -workers (same finding, same
+// schedule number, same schedule files), and N shards merged by
+// "interleave merge" give what one run gives.
+func TestWorkersAndShardsEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.23\n", "m_test.go": rareRead})
+	run := func(args ...string) (int, string, map[string]*wire.Schedule) {
+		t.Helper()
+		sd := t.TempDir()
+		code, stdout, stderr := cli(t, append([]string{"test", "-C", dir, "-schedule-dir", sd, "-schedules", "600"}, args...)...)
+		if code != 0 && code != 1 {
+			t.Fatalf("interleave test %v: exit %d\n%s\n%s", args, code, stdout, stderr)
+		}
+		after := ""
+		if m := afterLine.FindStringSubmatch(stdout); m != nil {
+			after = m[1]
+		}
+		return code, after, scheduleFiles(t, sd)
+	}
+	for _, seed := range []string{"1", "2"} {
+		code1, after1, files1 := run("-seed", seed, "-workers", "1", ".")
+		code2, after2, files2 := run("-seed", seed, "-workers", "2", ".")
+		if code1 != code2 || after1 != after2 || !reflect.DeepEqual(files1, files2) {
+			t.Errorf("seed %s: -workers 1: exit %d, found after %q, files %v; -workers 2: exit %d, after %q, files %v", seed, code1, after1, keys(files1), code2, after2, keys(files2))
+		}
+		if code1 != 1 || len(files1) != 1 {
+			t.Errorf("seed %s: exit %d with %d schedule files: the test finds nothing to compare", seed, code1, len(files1))
+		}
+
+		// Three shards, merged.
+		var dirs []string
+		for k := 0; k < 3; k++ {
+			sd := t.TempDir()
+			code, stdout, stderr := cli(t, "test", "-C", dir, "-schedule-dir", sd, "-schedules", "600", "-seed", seed, "-shard", fmt.Sprintf("%d/3", k), ".")
+			if code != 0 && code != 1 {
+				t.Fatalf("shard %d: exit %d\n%s\n%s", k, code, stdout, stderr)
+			}
+			dirs = append(dirs, sd)
+		}
+		out := t.TempDir()
+		code, stdout, stderr := cli(t, append([]string{"merge", "-o", out}, dirs...)...)
+		want := fmt.Sprintf("test failure on schedule %s ", after1)
+		if code != code1 || !strings.Contains(stdout, want) || !reflect.DeepEqual(scheduleFiles(t, out), files1) {
+			t.Errorf("seed %s: merge: exit %d, want %d and %q, files %v, want %v\n%s\n%s", seed, code, code1, want, keys(scheduleFiles(t, out)), keys(files1), stdout, stderr)
+		}
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Shard values: auto/N takes K from the Indexed Job's completion index.
+func TestResolveShard(t *testing.T) {
+	env := func(v string) func(string) string { return func(string) string { return v } }
+	for _, tc := range []struct {
+		in, env, want string
+		err           bool
+	}{
+		{"", "", "", false},
+		{"1/3", "", "1/3", false},
+		{"0/1", "", "", false},
+		{"auto/4", "3", "3/4", false},
+		{"auto/4", "", "", true},
+		{"auto/4", "4", "", true},
+		{"3/3", "", "", true},
+		{"x", "", "", true},
+	} {
+		got, err := resolveShard(tc.in, env(tc.env))
+		if got != tc.want || (err != nil) != tc.err {
+			t.Errorf("resolveShard(%q) with index %q = %q, %v; want %q, error %v", tc.in, tc.env, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestWorkersShardUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"test", "-workers", "0"}, "-workers 0: want at least 1"},
+		{[]string{"test", "-shard", "3/3"}, `bad shard "3/3"`},
+		{[]string{"test", "-shard", "1/2", "-strategy", "dfs"}, "dfs does not split"},
+		{[]string{"merge"}, "name the shards' schedule directories"},
+	} {
+		code, _, stderr := cli(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("interleave %v: exit %d, want 2 and %q in\n%s", tc.args, code, tc.want, stderr)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+package rt
+
+// WorkerDelay lets the tests start workers at once.
+var WorkerDelay = &workerDelay

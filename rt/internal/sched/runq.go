@@ -1,0 +1,451 @@
+package sched
+
+import (
+	"fmt"
+
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+)
+
+// The enabled set, kept incrementally, so that a scheduling point costs
+// the same whatever the number of goroutines.
+//
+// A ready goroutine (state gReady) sits in exactly one gset: the run queue
+// it.runq, or the group of the object its pending operation waits for. The
+// operations whose enabledness depends on an object (Lock, the writer's
+// Lock of an RWMutex, Once while another runs the function: gated
+// operations) put their goroutine in the object's group when the object
+// is closed (locked) at the time it arrives, and in the run queue when it
+// is open; a goroutine put in the run queue that way is also noted on the
+// object, and moved to its group when the object closes. A group whose
+// object is open is listed in it.open. The enabled goroutines are the run
+// queue followed by the open groups: locking and unlocking a mutex many
+// goroutines wait for opens and closes one group, instead of enabling and
+// disabling each waiter, and every goroutine moves from the run queue to
+// a group at most once per operation it waits to perform.
+//
+// Each gset keeps its members in an array (the i-th enabled goroutine in
+// O(1) plus one step per open group) and in a heap ordered by the step at
+// which they last ran (the fairness rule's longest-passed-over goroutine
+// in O(log n)). Both orders depend only on the iteration's history, so
+// replay and DFS see the same options in the same order again.
+
+// gset is a set of ready goroutines.
+type gset struct {
+	items []*G     // in an order the history determines (swap removal)
+	heap  []*G     // min-heap by (lastRun, ID)
+	obj   *object  // the object of a group; nil for the run queue
+	op    event.Op // the gated operation of a group
+	open  int      // index in it.open plus one; 0: not listed
+}
+
+func heapLess(a, b *G) bool {
+	return a.lastRun < b.lastRun || (a.lastRun == b.lastRun && a.ID < b.ID)
+}
+
+func (s *gset) add(g *G) {
+	g.set, g.idx, g.hidx = s, len(s.items), len(s.heap)
+	s.items = append(s.items, g)
+	s.heap = append(s.heap, g)
+	s.up(g.hidx)
+}
+
+func (s *gset) remove(g *G) {
+	last := len(s.items) - 1
+	if m := s.items[last]; m != g {
+		s.items[g.idx], m.idx = m, g.idx
+	}
+	s.items[last] = nil
+	s.items = s.items[:last]
+	last = len(s.heap) - 1
+	i := g.hidx
+	if i != last {
+		m := s.heap[last]
+		s.heap[i], m.hidx = m, i
+		s.heap[last] = nil
+		s.heap = s.heap[:last]
+		s.fixAt(i)
+	} else {
+		s.heap[last] = nil
+		s.heap = s.heap[:last]
+	}
+	g.set = nil
+}
+
+// fix restores the heap after g's lastRun changed.
+func (s *gset) fix(g *G) { s.fixAt(g.hidx) }
+
+func (s *gset) fixAt(i int) {
+	if !s.up(i) {
+		s.down(i)
+	}
+}
+
+func (s *gset) up(i int) bool {
+	moved := false
+	for i > 0 {
+		p := (i - 1) / 2
+		if !heapLess(s.heap[i], s.heap[p]) {
+			break
+		}
+		s.swap(i, p)
+		i, moved = p, true
+	}
+	return moved
+}
+
+func (s *gset) down(i int) {
+	n := len(s.heap)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && heapLess(s.heap[r], s.heap[l]) {
+			m = r
+		}
+		if !heapLess(s.heap[m], s.heap[i]) {
+			return
+		}
+		s.swap(i, m)
+		i = m
+	}
+}
+
+func (s *gset) swap(i, j int) {
+	s.heap[i], s.heap[j] = s.heap[j], s.heap[i]
+	s.heap[i].hidx, s.heap[j].hidx = i, j
+}
+
+// gated reports whether op's enabledness depends on its object.
+func gated(op event.Op) bool {
+	return op == event.OpLock || op == event.OpWLock || op == event.OpOnce
+}
+
+// gateOpen reports whether gated operation op can perform on o now.
+func gateOpen(op event.Op, o *object) bool {
+	switch op {
+	case event.OpLock:
+		return !o.locked
+	case event.OpWLock:
+		return !o.wHeld
+	case event.OpOnce:
+		return o.once != onceRunning
+	}
+	return true
+}
+
+// place puts g in the set its state and pending operation call for. It
+// runs whenever either changes.
+func (it *Iteration) place(g *G) {
+	var s *gset
+	if g.state == gReady {
+		s = &it.runq
+		if o := g.pendObj; o != nil && gated(g.pending.Op) {
+			if gateOpen(g.pending.Op, o) {
+				if o.once != onceDone { // a done Once never closes again
+					o.arrivals = append(o.arrivals, g)
+				}
+			} else {
+				s = it.group(o, g.pending.Op)
+			}
+		}
+	}
+	if g.set == s {
+		return
+	}
+	if g.set != nil {
+		it.leaveSet(g)
+	}
+	if s != nil {
+		s.add(g)
+	}
+}
+
+// leaveSet takes g out of its set.
+func (it *Iteration) leaveSet(g *G) {
+	s := g.set
+	s.remove(g)
+	if s.open != 0 && len(s.items) == 0 {
+		it.unlist(s)
+	}
+}
+
+// group returns o's group of goroutines waiting for gated operation op.
+func (it *Iteration) group(o *object, op event.Op) *gset {
+	if o.group == nil {
+		o.group = &gset{obj: o, op: op}
+	}
+	return o.group
+}
+
+// smallGroup is the size up to which an opening group's members go back
+// to the run queue instead of listing the group, so that the open groups
+// are few.
+const smallGroup = 4
+
+// gateChanged follows a change of o's lock state made by g (running): a
+// group opens or closes, and goroutines that arrived while o was open
+// move to its group when it closes.
+func (it *Iteration) gateChanged(g *G, o *object) {
+	s := o.group
+	if len(o.arrivals) > 0 {
+		closed := false
+		for _, a := range o.arrivals {
+			if a.set != &it.runq || a.pendObj != o || !gated(a.pending.Op) || gateOpen(a.pending.Op, a.pendObj) {
+				continue // gone, or still enabled
+			}
+			closed = true
+			if a == g {
+				continue // performing the operation: placed at its next point
+			}
+			s = it.group(o, a.pending.Op)
+			it.leaveSet(a)
+			s.add(a)
+		}
+		if closed {
+			clear(o.arrivals)
+			o.arrivals = o.arrivals[:0]
+		}
+	}
+	if s == nil || len(s.items) == 0 {
+		return
+	}
+	switch open := gateOpen(s.op, o); {
+	case open && s.open == 0:
+		if len(s.items) <= smallGroup {
+			for len(s.items) > 0 {
+				a := s.items[len(s.items)-1]
+				s.remove(a)
+				it.runq.add(a)
+				o.arrivals = append(o.arrivals, a)
+			}
+			return
+		}
+		it.open = append(it.open, s)
+		s.open = len(it.open)
+	case !open && s.open != 0:
+		it.unlist(s)
+	}
+}
+
+// unlist removes s from the open groups.
+func (it *Iteration) unlist(s *gset) {
+	i := s.open - 1
+	last := len(it.open) - 1
+	if i != last {
+		m := it.open[last]
+		it.open[i], m.open = m, i+1
+	}
+	it.open[last] = nil
+	it.open = it.open[:last]
+	s.open = 0
+}
+
+// enabledCount is the number of enabled goroutines.
+func (it *Iteration) enabledCount() int {
+	n := len(it.runq.items)
+	for _, s := range it.open {
+		n += len(s.items)
+	}
+	return n
+}
+
+// enabledAt returns the i-th enabled goroutine.
+func (it *Iteration) enabledAt(i int) *G {
+	if i < len(it.runq.items) {
+		return it.runq.items[i]
+	}
+	i -= len(it.runq.items)
+	for _, s := range it.open {
+		if i < len(s.items) {
+			return s.items[i]
+		}
+		i -= len(s.items)
+	}
+	panic(fmt.Sprintf("sched: enabled goroutine %d of %d", i, it.enabledCount()))
+}
+
+// enabledIndex returns g's index among the enabled goroutines, or -1.
+func (it *Iteration) enabledIndex(g *G) int {
+	switch {
+	case g.set == nil:
+		return -1
+	case g.set == &it.runq:
+		return g.idx
+	case g.set.open == 0:
+		return -1
+	}
+	off := len(it.runq.items)
+	for _, s := range it.open {
+		if s == g.set {
+			return off + g.idx
+		}
+		off += len(s.items)
+	}
+	return -1
+}
+
+// longestPassedOver returns the enabled goroutine that ran least recently
+// (the lowest id among equals), or nil.
+func (it *Iteration) longestPassedOver() *G {
+	var best *G
+	if len(it.runq.heap) > 0 {
+		best = it.runq.heap[0]
+	}
+	for _, s := range it.open {
+		if best == nil || heapLess(s.heap[0], best) {
+			best = s.heap[0]
+		}
+	}
+	return best
+}
+
+// ran records that g was chosen to run at the current step.
+func (it *Iteration) ran(g *G) {
+	g.lastRun = it.steps
+	if g.set != nil {
+		g.set.fix(g)
+	}
+}
+
+// optionSet is the options of a thread choice point as an indexed
+// strategy sees them: the enabled goroutines, less the ones the fairness
+// rule passes over, then the timer if it may fire.
+type optionSet struct {
+	it    *Iteration
+	only  *G     // the one goroutine option (a starved goroutine), if set
+	n     int    // goroutine options
+	skip  [4]int // enabled indexes passed over (yielders), ascending
+	nskip int
+	timer bool
+	tev   event.Event
+}
+
+// Len implements strategy.OptionSet.
+func (v *optionSet) Len() int {
+	if v.timer {
+		return v.n + 1
+	}
+	return v.n
+}
+
+// At implements strategy.OptionSet.
+func (v *optionSet) At(i int) strategy.Option {
+	if i == v.n {
+		return strategy.Option{G: 0, Ev: v.tev}
+	}
+	g := v.only
+	if g == nil {
+		for k := 0; k < v.nskip; k++ {
+			if v.skip[k] <= i {
+				i++
+			}
+		}
+		g = v.it.enabledAt(i)
+	}
+	return strategy.Option{G: g.ID, Ev: g.pending}
+}
+
+// IndexOf implements strategy.OptionSet.
+func (v *optionSet) IndexOf(id int32) int {
+	if id == 0 {
+		if v.timer {
+			return v.n
+		}
+		return -1
+	}
+	if id < 0 || int(id) > len(v.it.gs) {
+		return -1
+	}
+	g := v.it.gs[id-1]
+	if v.only != nil {
+		if g == v.only {
+			return 0
+		}
+		return -1
+	}
+	i := v.it.enabledIndex(g)
+	if i < 0 {
+		return -1
+	}
+	d := 0
+	for k := 0; k < v.nskip; k++ {
+		switch {
+		case v.skip[k] == i:
+			return -1
+		case v.skip[k] < i:
+			d++
+		}
+	}
+	return i - d
+}
+
+// collectSet sets it.pt to the options of a thread choice point as a set
+// (for an indexed strategy), applying the fairness rule (fair) without
+// listing the enabled goroutines.
+func (it *Iteration) collectSet() {
+	v := &it.view
+	*v = optionSet{it: it}
+	it.pt.Options, it.pt.Set = nil, v
+	t := it.nextTimer()
+	if t != nil && (t.when <= it.clock || it.quiet() > quietFire) {
+		v.timer, v.tev = true, event.Event{Op: event.OpTimerFire, Obj: t.obj}
+		return
+	}
+	v.n = it.enabledCount()
+	if t != nil && (v.n == 0 || it.mayFireEarly(t)) {
+		v.timer, v.tev = true, event.Event{Op: event.OpTimerFire, Obj: t.obj}
+	}
+	if v.Len() <= 1 || v.n == 0 {
+		return
+	}
+	if g := it.longestPassedOver(); it.steps-g.lastRun > fairBound {
+		v.only, v.n, v.timer = g, 1, false
+		return
+	}
+	// A yielder defers to other goroutines, never to a timer.
+	if it.yieldSw != it.switches {
+		return
+	}
+	for _, y := range it.yielders {
+		if i := it.enabledIndex(y); i >= 0 && v.nskip < len(v.skip) {
+			v.skip[v.nskip] = i
+			v.nskip++
+		}
+	}
+	if v.nskip == 0 || v.nskip == v.n {
+		v.nskip = 0
+		return
+	}
+	for i := 1; i < v.nskip; i++ {
+		for j := i; j > 0 && v.skip[j] < v.skip[j-1]; j-- {
+			v.skip[j], v.skip[j-1] = v.skip[j-1], v.skip[j]
+		}
+	}
+	v.n -= v.nskip
+}
+
+// verifyRunq makes every thread choice point check the incremental
+// enabled set against a scan of every goroutine (tests turn it on).
+var verifyRunq bool
+
+// VerifyRunq turns the check of the incremental enabled set against a
+// scan of every goroutine on or off (for tests of the packages above).
+func VerifyRunq(on bool) { verifyRunq = on }
+
+// checkSet panics if the options of the set differ from those the scan
+// gives (it.opts, as collect and fair compute them).
+func (it *Iteration) checkSet() {
+	v := &it.view
+	if v.Len() != len(it.opts) {
+		panic(fmt.Sprintf("sched: enabled set has %d options, the scan %d (%v)", v.Len(), len(it.opts), it.opts))
+	}
+	for _, o := range it.opts {
+		i := v.IndexOf(o.G)
+		if i < 0 || v.At(i).G != o.G || v.At(i).Ev != o.Ev {
+			panic(fmt.Sprintf("sched: option %d of the scan (%v) is not in the enabled set", o.G, it.opts))
+		}
+	}
+}
