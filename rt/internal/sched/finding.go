@@ -48,8 +48,8 @@ type Finding struct {
 	// Internal marks a panic raised by the tool's own code: a bug of
 	// interleave, reported with its whole stack.
 	Internal bool
-	Logs       []string
-	Trace      []event.Event
+	Logs     []string
+	Trace    []event.Event
 	// TraceDropped counts the earlier events of the run not in Trace.
 	TraceDropped int
 	// Preempts are the indices in Trace (plus TraceDropped) of the events
