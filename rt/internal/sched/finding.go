@@ -47,7 +47,7 @@ type Finding struct {
 	Trace      []event.Event
 	// TraceDropped counts the earlier events of the run not in Trace.
 	TraceDropped int
-	Objects      map[int32]string // object id -> kind ("Mutex", "channel", ...)
+	Objects      map[int32]string // object number in events -> kind ("Mutex", "channel", ...)
 	// EarlyTimers are the timers the schedule fired while goroutines could
 	// still run.
 	EarlyTimers []EarlyTimer
@@ -119,7 +119,7 @@ func (it *Iteration) info(g *G) GoroutineInfo {
 // describe names an object for a report: its kind and number, and who
 // holds it when it is a held lock.
 func describe(o *object) string {
-	s := fmt.Sprintf("%s#%d", kindNames[o.kind], o.id)
+	s := fmt.Sprintf("%s#%d", kindNames[o.kind], o.eid)
 	switch {
 	case o.owner != 0 && (o.kind == kindMutex || o.kind == kindRWMutex):
 		s += fmt.Sprintf(" held by goroutine %d", o.owner)

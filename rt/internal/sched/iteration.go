@@ -48,6 +48,8 @@ type Iteration struct {
 
 	objs    map[unsafe.Pointer]*object
 	nextObj int32
+	// nextEvObj numbers objects as events name them (eventID).
+	nextEvObj int32
 
 	clock    int64
 	timers   timerSet
@@ -123,7 +125,7 @@ const traceLimit = 1 << 16
 func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	var obj int32
 	if o != nil {
-		obj = o.id
+		obj = it.eventID(o)
 	}
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
