@@ -68,13 +68,23 @@ func (it *Iteration) limit(msg string) *Finding {
 }
 
 // livelock reports goroutines that polled for Config.MaxSteps scheduling
-// points without progress (progress.go) while no timer was pending.
+// points without progress (progress.go) while no timer was pending. After
+// the test returned, they are goroutines the test leaves behind, spinning
+// for good: a leak, as goleak would see it.
 func (it *Iteration) livelock() *Finding {
 	gs := it.stuckGoroutines()
 	var spinning []string
 	for _, g := range gs {
 		if gg := it.gs[g.ID-1]; gg.state == gReady {
 			spinning = append(spinning, fmt.Sprint(g.ID))
+		}
+	}
+	if it.mainDone {
+		return &Finding{
+			Kind: KindLeak,
+			Message: fmt.Sprintf("%s still running after the test returned: goroutine %s kept polling for %d scheduling points while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending",
+				goroutinesAre(len(gs)), strings.Join(spinning, ", "), it.x.cfg.MaxSteps),
+			Goroutines: gs,
 		}
 	}
 	return &Finding{
@@ -157,13 +167,16 @@ func (it *Iteration) leak(leaked []*G) *Finding {
 	for _, g := range leaked {
 		f.Goroutines = append(f.Goroutines, it.info(g))
 	}
-	n := len(leaked)
-	s := "s are"
-	if n == 1 {
-		s = " is"
-	}
-	f.Message = fmt.Sprintf("%d goroutine%s still blocked after the test returned", n, s)
+	f.Message = goroutinesAre(len(leaked)) + " still blocked after the test returned"
 	return f
+}
+
+// goroutinesAre is "n goroutines are", or "1 goroutine is".
+func goroutinesAre(n int) string {
+	if n == 1 {
+		return "1 goroutine is"
+	}
+	return fmt.Sprintf("%d goroutines are", n)
 }
 
 func (it *Iteration) panicked(g *G, p any) *Finding {

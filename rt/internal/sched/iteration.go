@@ -58,6 +58,7 @@ type Iteration struct {
 	steps        int
 	quietAt      int // step of the last progress (progress.go)
 	epoch        int // progress epoch, advanced at every progress
+	quietObjs    int // objects polled since the last progress (progress.go)
 	points       int
 	switches     int
 	trace        []event.Event
@@ -133,7 +134,7 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	if it.bubble == 0 {
 		it.clock += stepQuantum
 	}
-	if it.quiet() > it.x.cfg.MaxSteps && it.nextTimer() == nil {
+	if it.quiet() > it.x.cfg.MaxSteps && it.quietObjs <= spinFootprint && it.nextTimer() == nil {
 		it.fail(g, it.livelock())
 	}
 	if len(it.live) > it.x.cfg.MaxGoroutines {
