@@ -49,6 +49,7 @@ type object struct {
 	rblocked []*G // RWMutex: readers blocked by a writer
 	counter  int64
 	waiters  []*G // WaitGroup waiters; Cond waiters
+	waking   bool // WaitGroup: the Add that took the counter to zero has yet to wake its waiters
 	once     uint8
 	ch       *chanState
 	timer    *timer
