@@ -182,3 +182,32 @@ func TestOnceAtTheWordOfAStructCopy(t *testing.T) {
 		t.Errorf("the Once ran %d times in 3 iterations, want 1", runs)
 	}
 }
+
+// TestObjectNumbersIgnoreAlignment: a value of less than 8 bytes may start
+// anywhere in its word (the Go allocator packs small allocations without
+// pointers, so a 4-byte lock's address differs between processes). The
+// objects an event names are numbered the same whether the atomic sits at
+// the start of its word or in its second half, so a schedule replays in
+// another process (the words its race detection needs do not count).
+func TestObjectNumbersIgnoreAlignment(t *testing.T) {
+	var words struct {
+		_ uint64 // 8-byte alignment
+		w [2]uint32
+	}
+	hash := func(lock *uint32) string {
+		rep, err := rt.Explore(t.Name(), rt.Options{Schedules: 1, ScheduleDir: "-"}, func() {
+			var x, y int
+			rt.AtomicAddUint32(lock, 1, 0)
+			rt.Write(&x, 0)
+			rt.AtomicAddUint32(lock, ^uint32(0), 0)
+			rt.Write(&y, 0)
+		})
+		if err != nil || rep.Kind != "" {
+			t.Fatalf("got %v %v", rep, err)
+		}
+		return rep.EventHash
+	}
+	if at0, at4 := hash(&words.w[0]), hash(&words.w[1]); at0 != at4 {
+		t.Errorf("event hash %s with the atomic at the start of its word, %s in its second half", at0, at4)
+	}
+}

@@ -131,21 +131,29 @@ func TestLongRunIsNoLivelock(t *testing.T) {
 func TestScanningIsNoLivelock(t *testing.T) {
 	// A goroutine that reads many locations without writing makes
 	// progress: each read is new; a bound of 1000 points without progress
-	// is not reached by reading 5000 of them.
-	vars := make([]int, 5000)
-	rep, err := rt.Explore("Scan", rt.Options{Schedules: 3, MaxSteps: 1000, ScheduleDir: "-"}, func() {
-		sum := 0
-		for i := range vars {
-			rt.Read(&vars[i], 0)
-			sum += vars[i]
+	// is not reached by reading 5000 of them. One that reads the same 200
+	// locations over and over, counting its passes in a local variable,
+	// ends too: it polls nothing new after its first pass, but too many
+	// locations for a spin loop (xsync's parallel loader, ten million
+	// loads of 100 keys).
+	for _, c := range []struct{ locations, passes int }{{5000, 1}, {200, 20}} {
+		vars := make([]int, c.locations)
+		rep, err := rt.Explore("Scan", rt.Options{Schedules: 3, MaxSteps: 1000, ScheduleDir: "-"}, func() {
+			sum := 0
+			for pass := 0; pass < c.passes; pass++ {
+				for i := range vars {
+					rt.Read(&vars[i], 0)
+					sum += vars[i]
+				}
+			}
+			_ = sum
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		_ = sum
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Kind != "" {
-		t.Fatalf("%s:\n%.2000s", rep.Kind, rep.Text)
+		if rep.Kind != "" {
+			t.Fatalf("%d passes over %d locations: %s:\n%.2000s", c.passes, c.locations, rep.Kind, rep.Text)
+		}
 	}
 }
 
@@ -164,6 +172,26 @@ func TestLivelockNeedsEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rep.Kind != "livelock" || !strings.Contains(rep.Message, "goroutine 1 kept polling for 1000000 scheduling points") {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}
+
+func TestSpinningAfterTheTestIsALeak(t *testing.T) {
+	// A goroutine left spinning on a flag nobody will set once the test
+	// returned (ants' TestMaxBlockingSubmit leaves nine): the test is
+	// over, the goroutine outlives it, as goleak would say.
+	rep, err := rt.Explore("SpinAfter", rt.Options{Schedules: 3, ScheduleDir: "-"}, func() {
+		var flag int32
+		rt.Go(func() {
+			for rt.AtomicLoadInt32(&flag, 0) == 0 {
+				rt.Gosched(0)
+			}
+		}, 0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "goroutine leak" || !strings.Contains(rep.Message, "still running after the test returned: goroutine 2 kept polling") {
 		t.Fatalf("%s: %s", rep.Kind, rep.Message)
 	}
 }

@@ -97,3 +97,35 @@ func TestWGFirstSeenThroughACopyHasItsOwnSemaphore(t *testing.T) {
 		t.Errorf("got %q, want nothing", k)
 	}
 }
+
+// TestWGAddConcurrentWithWait: the last Done and the wake-up of the
+// waiters are two steps in sync.WaitGroup, and an Add from zero in between
+// panics in Go, "Add called concurrently with Wait". Every panic explored
+// is one Go raises, and that one is among them.
+func TestWGAddConcurrentWithWait(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := int64(1); seed <= 200 && !seen["sync: WaitGroup misuse: Add called concurrently with Wait"]; seed++ {
+		rep, err := rt.Explore(t.Name(), rt.Options{Seed: seed, NoRace: true, Schedules: 1, ScheduleDir: "-"}, func() {
+			var wg sync.WaitGroup
+			rt.WGAdd(&wg, 1, 0)
+			rt.Go(func() { rt.WGDone(&wg, 0) }, 0)
+			rt.Go(func() {
+				rt.WGAdd(&wg, 1, 0) // misuse: unordered with the Wait below
+				rt.WGDone(&wg, 0)
+			}, 0)
+			rt.WGWait(&wg, 0)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch rep.Message {
+		case "", "sync: WaitGroup misuse: Add called concurrently with Wait", "sync: WaitGroup is reused before previous Wait has returned":
+			seen[rep.Message] = true
+		default:
+			t.Fatalf("seed %d: %s: %s", seed, rep.Kind, rep.Message)
+		}
+	}
+	if !seen["sync: WaitGroup misuse: Add called concurrently with Wait"] {
+		t.Errorf("200 schedules saw %v, never the misuse panic", seen)
+	}
+}

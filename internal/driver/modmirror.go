@@ -35,7 +35,15 @@ func inModCache(modCache, file string) bool {
 // returns the replace directives that select the mirrors. modules maps an
 // original file to its module.
 func mirrorModules(cacheDir, modCache string, replace map[string]string, modules map[string]*packages.Module) ([]moduleReplace, error) {
-	byModule := map[*packages.Module]map[string]string{}
+	// go/packages gives every package its own *packages.Module, so the
+	// files are grouped by module version: one mirror holds every
+	// instrumented package of a module (a replace directive per package
+	// would leave all of them but one native).
+	type mirror struct {
+		m     *packages.Module
+		files map[string]string
+	}
+	byModule := map[string]*mirror{}
 	for orig, inst := range replace {
 		if !inModCache(modCache, orig) {
 			continue
@@ -44,25 +52,31 @@ func mirrorModules(cacheDir, modCache string, replace map[string]string, modules
 		if m == nil || m.Dir == "" {
 			return nil, fmt.Errorf("instrumenting %s: no module directory", orig)
 		}
-		if byModule[m] == nil {
-			byModule[m] = map[string]string{}
+		id := m.Path + "@" + m.Version + " " + m.Dir
+		if byModule[id] == nil {
+			byModule[id] = &mirror{m: m, files: map[string]string{}}
 		}
-		byModule[m][orig] = inst
+		byModule[id].files[orig] = inst
 		delete(replace, orig)
 	}
 	var out []moduleReplace
-	for m, files := range byModule {
-		path, version := m.Path, m.Version
+	for _, mm := range byModule {
+		m := mm.m
 		if m.Replace != nil && m.Replace.Version == "" {
 			return nil, fmt.Errorf("module %s: cannot instrument a directory replacement inside the module cache", m.Path)
 		}
-		dir, err := mirrorModule(cacheDir, m, files)
+		dir, err := mirrorModule(cacheDir, m, mm.files)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, moduleReplace{Path: path, Version: version, Dir: dir})
+		out = append(out, moduleReplace{Path: m.Path, Version: m.Version, Dir: dir})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Version < out[j].Version
+	})
 	return out, nil
 }
 

@@ -388,7 +388,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 			if c.Send {
 				op = event.OpSend
 			}
-			it.opts = append(it.opts, strategy.Option{G: g.ID, Case: int32(i), Ev: event.Event{G: g.ID, Op: op, Obj: c.Ch.id, Site: site}})
+			it.opts = append(it.opts, strategy.Option{G: g.ID, Case: int32(i), Ev: event.Event{G: g.ID, Op: op, Obj: it.eventID(c.Ch), Site: site}})
 		}
 	}
 	switch {

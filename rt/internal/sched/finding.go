@@ -55,7 +55,7 @@ type Finding struct {
 	// Preempts are the indices in Trace (plus TraceDropped) of the events
 	// the schedule ran while the goroutine before them could have gone on.
 	Preempts []int
-	Objects  map[int32]string // object id -> kind ("Mutex", "channel", ...)
+	Objects  map[int32]string // object number in events -> kind ("Mutex", "channel", ...)
 	// EarlyTimers are the timers the schedule fired while goroutines could
 	// still run.
 	EarlyTimers []EarlyTimer
@@ -79,13 +79,23 @@ func (it *Iteration) limit(msg string) *Finding {
 }
 
 // livelock reports goroutines that polled for Config.MaxSteps scheduling
-// points without progress (progress.go) while no timer was pending.
+// points without progress (progress.go) while no timer was pending. After
+// the test returned, they are goroutines the test leaves behind, spinning
+// for good: a leak, as goleak would see it.
 func (it *Iteration) livelock() *Finding {
 	gs := it.stuckGoroutines()
 	var spinning []string
 	for _, g := range gs {
 		if gg := it.gs[g.ID-1]; gg.state == gReady {
 			spinning = append(spinning, fmt.Sprint(g.ID))
+		}
+	}
+	if it.mainDone {
+		return &Finding{
+			Kind: KindLeak,
+			Message: fmt.Sprintf("%s still running after the test returned: goroutine %s kept polling for %d scheduling points while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending",
+				goroutinesAre(len(gs)), strings.Join(spinning, ", "), it.x.cfg.MaxSteps),
+			Goroutines: gs,
 		}
 	}
 	return &Finding{
@@ -141,7 +151,7 @@ func lockOwner(o *object) int32 {
 // describe names an object for a report: its kind and number, and who
 // holds it when it is a held lock.
 func describe(o *object) string {
-	s := fmt.Sprintf("%s#%d", kindNames[o.kind], o.id)
+	s := fmt.Sprintf("%s#%d", kindNames[o.kind], o.eid)
 	switch {
 	case o.owner != 0 && (o.kind == kindMutex || o.kind == kindRWMutex):
 		s += fmt.Sprintf(" held by goroutine %d", o.owner)
@@ -179,13 +189,16 @@ func (it *Iteration) leak(leaked []*G) *Finding {
 	for _, g := range leaked {
 		f.Goroutines = append(f.Goroutines, it.info(g))
 	}
-	n := len(leaked)
-	s := "s are"
-	if n == 1 {
-		s = " is"
-	}
-	f.Message = fmt.Sprintf("%d goroutine%s still blocked after the test returned", n, s)
+	f.Message = goroutinesAre(len(leaked)) + " still blocked after the test returned"
 	return f
+}
+
+// goroutinesAre is "n goroutines are", or "1 goroutine is".
+func goroutinesAre(n int) string {
+	if n == 1 {
+		return "1 goroutine is"
+	}
+	return fmt.Sprintf("%d goroutines are", n)
 }
 
 func (it *Iteration) panicked(g *G, p any) *Finding {

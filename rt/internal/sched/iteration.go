@@ -49,6 +49,8 @@ type Iteration struct {
 
 	objs    map[unsafe.Pointer]*object
 	nextObj int32
+	// nextEvObj numbers objects as events name them (eventID).
+	nextEvObj int32
 
 	clock    int64
 	timers   timerSet
@@ -57,6 +59,7 @@ type Iteration struct {
 	steps        int
 	quietAt      int // step of the last progress (progress.go)
 	epoch        int // progress epoch, advanced at every progress
+	quietObjs    int // objects polled since the last progress (progress.go)
 	points       int
 	switches     int
 	trace        []event.Event
@@ -158,7 +161,7 @@ const traceLimit = 1 << 16
 func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	var obj int32
 	if o != nil {
-		obj = o.id
+		obj = it.eventID(o)
 	}
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
@@ -170,7 +173,7 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	if it.bubble == 0 {
 		it.clock += stepQuantum
 	}
-	if it.quiet() > it.x.cfg.MaxSteps && it.nextTimer() == nil {
+	if it.quiet() > it.x.cfg.MaxSteps && it.quietObjs <= spinFootprint && it.nextTimer() == nil {
 		it.fail(g, it.livelock())
 	}
 	if live := len(it.live) - it.dead; live > it.x.cfg.MaxGoroutines {

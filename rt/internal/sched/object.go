@@ -33,8 +33,9 @@ const (
 // object is the model of one shared object in one iteration. One struct
 // serves every kind; each kind uses its own fields.
 type object struct {
-	id   int32
+	id   int32 // the race detector's number (every object has one)
 	id2  int32 // a second clock for RWMutex readers; a WaitGroup's semaphore, for the race detector
+	eid  int32 // the number events name it by, 0 until one does (eventID)
 	kind objKind
 	addr unsafe.Pointer
 
@@ -48,6 +49,7 @@ type object struct {
 	rblocked []*G // RWMutex: readers blocked by a writer
 	counter  int64
 	waiters  []*G // WaitGroup waiters; Cond waiters
+	waking   bool // WaitGroup: the Add that took the counter to zero has yet to wake its waiters
 	once     uint8
 	ch       *chanState
 	timer    *timer
@@ -94,6 +96,21 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 	return o
 }
 
+// eventID returns the number events name o by. Objects are numbered in
+// order of their first use by an event, not of their creation: an access
+// also creates the objects of the further words it covers, and how many
+// words a value of less than 8 bytes spans depends on where the allocator
+// put it, which differs between processes (Go packs small allocations
+// without pointers). Numbered this way, events mean the same thing, and
+// hash the same, in every run of a schedule.
+func (it *Iteration) eventID(o *object) int32 {
+	if o.eid == 0 {
+		it.nextEvObj++
+		o.eid = it.nextEvObj
+	}
+	return o.eid
+}
+
 func (it *Iteration) newID() int32 {
 	it.nextObj++
 	return it.nextObj
@@ -121,11 +138,8 @@ func (it *Iteration) objectNames() map[int32]string {
 		}
 	}
 	for _, o := range it.objs {
-		if _, ok := m[o.id]; ok {
-			m[o.id] = kindNames[o.kind]
-		}
-		if _, ok := m[o.id2]; ok && o.id2 != 0 {
-			m[o.id2] = kindNames[o.kind]
+		if _, ok := m[o.eid]; ok && o.eid != 0 {
+			m[o.eid] = kindNames[o.kind]
 		}
 	}
 	for id, name := range m {

@@ -35,7 +35,7 @@ func (g *G) PoolGet(addr unsafe.Pointer, site uint32) (x any, ok bool) {
 	if len(o.pool) == 0 {
 		return nil, false
 	}
-	ev := event.Event{G: g.ID, Op: event.OpPoolGet, Obj: o.id, Site: site}
+	ev := event.Event{G: g.ID, Op: event.OpPoolGet, Obj: it.eventID(o), Site: site}
 	it.opts = it.opts[:0]
 	for i := 0; i <= len(o.pool); i++ {
 		it.opts = append(it.opts, strategy.Option{G: g.ID, Case: int32(i), Ev: ev})

@@ -19,7 +19,13 @@ import "interleave.dev/rt/internal/event"
 // cycle through no longer changes, so spinning longer changes nothing but
 // the clock: the earliest timer fires (as real time passes while a
 // goroutine spins). When they have only polled for Config.MaxSteps points
-// and no timer is pending, the iteration is a livelock.
+// and no timer is pending, the iteration is a livelock, provided that
+// they polled few locations (spinFootprint) since the last progress: a
+// spin loop rereads a flag or a few fields, while a loop that reads a
+// data structure over and over without writing (xsync's parallel loader
+// loads 100 keys ten million times) makes progress in its own local
+// variables, which the tool does not see, and ends. Such a run is long,
+// not a livelock; the budget bounds it.
 
 type progressClass uint8
 
@@ -56,6 +62,10 @@ var opClass = [256]progressClass{
 // its turns to make progress first.
 const quietFire = 20 * fairBound
 
+// spinFootprint is the most objects the goroutines may have polled since
+// the last progress for a run without progress to be a livelock.
+const spinFootprint = 64
+
 // executed classifies g's operation op on o, which has just been chosen to
 // run.
 func (it *Iteration) executed(g *G, op event.Op, o *object) {
@@ -63,10 +73,7 @@ func (it *Iteration) executed(g *G, op event.Op, o *object) {
 	case pProgress:
 		it.progressed()
 	case pPoll:
-		if o != nil && o.seen != it.epoch {
-			o.seen = it.epoch
-			it.quietAt = it.steps
-		}
+		it.polled(o)
 	case pAcquire:
 		it.acquiredBy(g, o)
 	}
@@ -75,6 +82,7 @@ func (it *Iteration) executed(g *G, op event.Op, o *object) {
 // progressed notes progress: every poll from now on is new again.
 func (it *Iteration) progressed() {
 	it.quietAt = it.steps
+	it.quietObjs = 0
 	it.epoch++
 }
 
@@ -85,9 +93,16 @@ func (it *Iteration) acquiredBy(g *G, o *object) {
 		it.progressed()
 		return
 	}
-	if o.seen != it.epoch {
+	it.polled(o)
+}
+
+// polled notes a poll of o: progress the first time since the last
+// progress.
+func (it *Iteration) polled(o *object) {
+	if o != nil && o.seen != it.epoch {
 		o.seen = it.epoch
 		it.quietAt = it.steps
+		it.quietObjs++
 	}
 }
 

@@ -165,6 +165,12 @@ func (g *G) RUnlock(addr unsafe.Pointer, site uint32) {
 // of sync.WaitGroup, a negative delta releases, and an Add from zero reads
 // the WaitGroup's semaphore, which the first Wait to block writes: an Add
 // from zero that nothing orders with a concurrent Wait is a data race.
+//
+// An Add that takes the counter to zero while goroutines wait is two
+// steps, as in sync: its atomic add, then the reset of the state that
+// wakes the waiters. An Add from zero in between panics, and so does the
+// first Add when it finds the state changed: "Add called concurrently
+// with Wait".
 func (g *G) WGAdd(addr unsafe.Pointer, delta int, site uint32) {
 	it := g.it
 	o := it.object(addr, kindWaitGroup)
@@ -181,7 +187,16 @@ func (g *G) WGAdd(addr unsafe.Pointer, delta int, site uint32) {
 	if o.counter < 0 {
 		panic("sync: negative WaitGroup counter")
 	}
-	if o.counter == 0 {
+	if delta > 0 && o.counter == int64(delta) && o.waking {
+		panic(wgMisuse)
+	}
+	if o.counter == 0 && len(o.waiters) > 0 && !o.waking {
+		o.waking = true
+		it.step(g, event.OpWGAdd, o, site)
+		o.waking = false
+		if o.counter != 0 {
+			panic(wgMisuse)
+		}
 		for _, w := range o.waiters {
 			it.wakeUp(w)
 		}
@@ -189,6 +204,8 @@ func (g *G) WGAdd(addr unsafe.Pointer, delta int, site uint32) {
 		o.waiters = o.waiters[:0]
 	}
 }
+
+const wgMisuse = "sync: WaitGroup misuse: Add called concurrently with Wait"
 
 // WGWait waits until the counter of the sync.WaitGroup at addr is zero. A
 // waiter released by the counter reaching zero that finds it nonzero again

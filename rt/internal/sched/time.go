@@ -354,9 +354,10 @@ func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func
 	if key != nil {
 		o := it.object(key, kindTimer)
 		o.timer = t
-		t.obj = o.id
+		t.obj = it.eventID(o)
 	} else {
-		t.obj = it.newID()
+		it.nextEvObj++
+		t.obj = it.nextEvObj
 	}
 	it.step(g, event.OpTimerNew, nil, site)
 	it.addTimer(t, it.clock+d)
