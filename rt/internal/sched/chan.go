@@ -380,6 +380,18 @@ func (w *waitq) hasWaiter() bool {
 // the ok flag.
 func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32, bool) {
 	it := g.it
+	if it.obs != nil {
+		// The select touches every channel it waits on.
+		for _, c := range cases {
+			if c.Ch != nil {
+				op := event.OpRecv
+				if c.Send {
+					op = event.OpSend
+				}
+				it.obs.Pending(event.Event{G: g.ID, Op: op, Obj: c.Ch.id, Site: site})
+			}
+		}
+	}
 	it.step(g, event.OpSelect, nil, site)
 	it.opts = it.opts[:0]
 	for i, c := range cases {

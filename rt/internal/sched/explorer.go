@@ -176,6 +176,7 @@ func (x *Explorer) newIteration(n int) *Iteration {
 		choices: x.choices[:0],
 		opts:    x.opts[:0],
 	}
+	it.obs, _ = x.strat.(strategy.Observer)
 	if x.race != nil {
 		x.race.Reset()
 		it.race = x.race

@@ -66,7 +66,8 @@ type Iteration struct {
 	opts       []strategy.Option
 	pt         strategy.Point
 	race       *race.Detector
-	overBudget atomic.Bool // set by the explorer when the budget ran out
+	obs        strategy.Observer // the strategy, when it observes every event
+	overBudget atomic.Bool       // set by the explorer when the budget ran out
 	wantStacks bool
 
 	mainDone   bool
@@ -106,6 +107,9 @@ func (it *Iteration) record(ev event.Event) {
 		it.traceDropped += traceLimit - n
 	}
 	it.trace = append(it.trace, ev)
+	if it.obs != nil {
+		it.obs.Executed(ev)
+	}
 	h := it.hash
 	for _, v := range [4]uint32{uint32(ev.G), uint32(ev.Op), uint32(ev.Obj), ev.Site} {
 		h ^= uint64(v)
@@ -127,6 +131,9 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	}
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
+	if it.obs != nil {
+		it.obs.Pending(g.pending)
+	}
 	it.steps++
 	if it.bubble == 0 {
 		it.clock += stepQuantum
@@ -329,6 +336,9 @@ func (it *Iteration) wakeUp(w *G) {
 	w.pending = event.Event{G: w.ID, Op: event.OpResume}
 	w.pendObj = nil
 	w.blockObj = nil
+	if it.obs != nil {
+		it.obs.Woke(w.ID)
+	}
 }
 
 // quiescent handles a point where nothing can run: the end of the

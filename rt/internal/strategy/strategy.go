@@ -88,6 +88,40 @@ type Exhaustive interface {
 	Complete() bool
 }
 
+// Observer is implemented by strategies that need the whole execution, not
+// only its choice points (dpor: Flanagan and Godefroid 2005 need every
+// event and who executed it). The scheduler calls it only when the
+// strategy implements it; in the order things happen in an iteration:
+//
+//   - Pending(ev): goroutine ev.G's next operation touches ev.Obj. It is
+//     called when ev.G reaches that operation, before the choice point
+//     that may run it, once per object (a select reports each of its
+//     channels, then the select itself).
+//   - Executed(ev): ev runs. ev is the pending operation of ev.G, a
+//     resume or start of ev.G, its exit, or a timer firing (G == 0).
+//     The chosen option of a Thread point is the next Executed event; a
+//     Select point belongs to the last Executed event.
+//   - Woke(g): the running event made goroutine g runnable: it started
+//     g, or woke g up from a blocking operation. g's next event happens
+//     after it.
+type Observer interface {
+	Pending(ev event.Event)
+	Executed(ev event.Event)
+	Woke(g int32)
+}
+
+// Systematic reports whether the strategy named name enumerates a space of
+// schedules, replaying prefixes of earlier iterations: the program must
+// then be a function of the choices alone (math/rand gets one seed for
+// every iteration).
+func Systematic(name string) bool {
+	switch name {
+	case "dfs", "dpor", "pcb":
+		return true
+	}
+	return false
+}
+
 // Config holds the parameters common to the strategies.
 type Config struct {
 	Name     string
@@ -112,6 +146,8 @@ func New(c Config) (Strategy, error) {
 		return NewDFS(c.MaxDepth), nil
 	case "replay":
 		return NewReplay(c.Replay), nil
+	case "dpor":
+		return NewDPOR(c.MaxDepth), nil
 	}
-	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs or replay)", c.Name)
+	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs, dpor or replay)", c.Name)
 }
