@@ -17,16 +17,18 @@ import (
 
 // Options configures Explore. Zero fields take the defaults of wire.Config.
 type Options struct {
-	Strategy   string // random (default), pct, dfs or replay
-	Schedules  int    // iterations at most (default 1000)
-	Seed       int64  // seed of randomized strategies (default 1)
-	Budget     time.Duration
-	PCTDepth   int
-	NoRace     bool
-	NoLeaks    bool
-	MaxSteps   int
-	StuckAfter time.Duration  // default 10s; negative: never
-	Replay     *wire.Schedule // the schedule to replay, with Strategy "replay"
+	Strategy  string // random (default), pct, dfs, dpor, pcb or replay
+	Schedules int    // iterations at most (default 1000)
+	Seed      int64  // seed of randomized strategies (default 1)
+	Budget    time.Duration
+	PCTDepth  int
+	// Preemptions is pcb's bound (default 2).
+	Preemptions int
+	NoRace      bool
+	NoLeaks     bool
+	MaxSteps    int
+	StuckAfter  time.Duration  // default 10s; negative: never
+	Replay      *wire.Schedule // the schedule to replay, with Strategy "replay"
 	// ScheduleDir is where the schedule file of a finding is written
 	// (default: os.TempDir()/interleave-schedules); "-" writes none.
 	ScheduleDir string
@@ -70,7 +72,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth}
+	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions}
 	var hash uint64
 	first := 1
 	if opts.Strategy == "replay" {

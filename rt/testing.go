@@ -51,6 +51,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		Seed:        cfg.Seed,
 		Budget:      time.Duration(cfg.Budget),
 		PCTDepth:    cfg.PCTDepth,
+		Preemptions: cfg.Preemptions,
 		NoRace:      cfg.NoRace,
 		NoLeaks:     cfg.NoLeaks,
 		MaxSteps:    cfg.MaxSteps,

@@ -38,7 +38,13 @@ dependency (a semaphore, a worker pool, a mock clock) is explored and
 controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
-	-strategy S       random, pct or dfs (default random)
+	-strategy S       random, pct, dfs, dpor or pcb (default random);
+	                  dfs, dpor and pcb are systematic and say when they
+	                  covered the whole space: dfs every schedule, dpor
+	                  one schedule per class of equivalent ones (those
+	                  that order every pair of conflicting operations
+	                  alike), pcb every schedule with at most
+	                  -preemptions preemptions, fewest first
 	-schedules N      schedules to explore per test (default 1000)
 	-seed N           seed of the randomized strategies (default 1)
 	-budget D         wall-clock budget per test, such as 30s (default
@@ -59,6 +65,7 @@ Exploration flags:
 	                  locks: the race detector's memory) before it is
 	                  reported as a resource limit (default 16000000)
 	-pct-depth N      bug depth of the pct strategy (default 3)
+	-preemptions K    preemption bound of the pcb strategy (default 2)
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
 	-timers M         when a timer may fire before its time, while other

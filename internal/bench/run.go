@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -345,8 +346,10 @@ func buildAll(ctx context.Context, dir string, variants []string, outDir string,
 func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy string, seed int64) Run {
 	results := filepath.Join(work, fmt.Sprintf("%s-%s-%d.jsonl", name, strategy, seed))
 	os.Remove(results)
+	name, preemptions := splitBound(strategy)
 	wc := wire.Config{
-		Strategy:    strategy,
+		Strategy:    name,
+		Preemptions: preemptions,
 		Schedules:   cfg.Schedules,
 		Seed:        seed,
 		Budget:      wire.Duration(cfg.Budget),
@@ -427,11 +430,24 @@ func SortRuns(runs []Run) {
 	})
 }
 
+// splitBound splits a strategy with a bound, "pcb:3" (pcb with at most 3
+// preemptions), into its name and bound; a plain name has bound 0, the
+// default.
+func splitBound(s string) (string, int) {
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		if k, err := strconv.Atoi(s[i+1:]); err == nil && k >= 0 {
+			return s[:i], k
+		}
+	}
+	return s, 0
+}
+
 // knownStrategies orders the strategies in reports: the stateless ones
 // first, then the systematic ones, then the guided ones.
 var knownStrategies = []string{Native, "random", "pct", "dfs", "dpor", "pcb", "hapset", "active", "regression", "mcr", "mpc"}
 
 func strategyIndex(s string) int {
+	s, _ = splitBound(s)
 	for i, x := range knownStrategies {
 		if x == s {
 			return i

@@ -25,8 +25,8 @@ const ConfigEnv = "INTERLEAVE_CONFIG"
 // Config configures the exploration of every test in one test binary run.
 // Zero fields take the defaults documented on each field.
 type Config struct {
-	// Strategy names the search strategy: "random" (default), "pct", "dfs"
-	// or "replay".
+	// Strategy names the search strategy: "random" (default), "pct", "dfs",
+	// "dpor", "pcb" or "replay".
 	Strategy string `json:"strategy,omitempty"`
 	// Schedules is the budget of iterations per test (default 1000).
 	Schedules int `json:"schedules,omitempty"`
@@ -46,6 +46,9 @@ type Config struct {
 	MaxSteps int `json:"max_steps,omitempty"`
 	// PCTDepth is the bug depth d of the PCT strategy (default 3).
 	PCTDepth int `json:"pct_depth,omitempty"`
+	// Preemptions is the bound K of the pcb strategy: every schedule with
+	// at most K preemptions (default 2).
+	Preemptions int `json:"preemptions,omitempty"`
 	// Replay is the path of a schedule file to replay (strategy "replay").
 	Replay string `json:"replay,omitempty"`
 	// ScheduleDir is where schedule files of findings are written

@@ -110,6 +110,9 @@ type Observer interface {
 	Woke(g int32)
 }
 
+// DefaultPreemptions is pcb's bound when none is given.
+const DefaultPreemptions = 2
+
 // Systematic reports whether the strategy named name enumerates a space of
 // schedules, replaying prefixes of earlier iterations: the program must
 // then be a function of the choices alone (math/rand gets one seed for
@@ -126,9 +129,11 @@ func Systematic(name string) bool {
 type Config struct {
 	Name     string
 	Seed     int64
-	PCTDepth int   // bug depth d for PCT (default 3)
-	MaxDepth int   // DFS: choice points explored per iteration (default 10000)
-	Replay   []int // choices to replay
+	PCTDepth int // bug depth d for PCT (default 3)
+	MaxDepth int // DFS: choice points explored per iteration (default 10000)
+	// Preemptions is the bound K of pcb (default 2).
+	Preemptions int
+	Replay      []int // choices to replay
 }
 
 // New returns the strategy named by c.Name.
@@ -148,6 +153,12 @@ func New(c Config) (Strategy, error) {
 		return NewReplay(c.Replay), nil
 	case "dpor":
 		return NewDPOR(c.MaxDepth), nil
+	case "pcb":
+		k := c.Preemptions
+		if k <= 0 {
+			k = DefaultPreemptions
+		}
+		return NewPCB(k, c.MaxDepth), nil
 	}
-	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs, dpor or replay)", c.Name)
+	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs, dpor, pcb or replay)", c.Name)
 }
