@@ -146,7 +146,10 @@ func Test(t *testing.T, body func(t *testing.T)) {
 			t.Log("log of the last schedule:\n" + strings.Join(rep.Logs, "\n"))
 		}
 		done := ""
-		if rep.Exhausted {
+		switch {
+		case rep.Exhausted && rep.Strategy == "dpor":
+			done = ", every interleaving covered up to the order of independent operations"
+		case rep.Exhausted:
 			done = ", every interleaving covered"
 		}
 		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)

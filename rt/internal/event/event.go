@@ -90,8 +90,8 @@ type Event struct {
 	Site uint32 // static source position (an rt.Site)
 }
 
-// modifies reports whether an operation changes the state of its object.
-func (o Op) modifies() bool {
+// Modifies reports whether an operation changes the state of its object.
+func (o Op) Modifies() bool {
 	switch o {
 	case OpRead, OpAtomicLoad, OpMapRead, OpChanLen, OpNow, OpNone, OpStart, OpResume, OpYield:
 		return false
@@ -141,5 +141,5 @@ func Conflicts(a, b Event) bool {
 	if a.Op == OpRLock && b.Op == OpRLock {
 		return false
 	}
-	return a.Op.modifies() || b.Op.modifies()
+	return a.Op.Modifies() || b.Op.Modifies()
 }

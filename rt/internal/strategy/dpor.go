@@ -69,7 +69,7 @@ type sleeper struct {
 
 // dporLimit bounds the transitions an execution tracks; a longer one is
 // explored no further (Complete reports false).
-const dporLimit = 1 << 18
+const dporLimit = 1 << 16
 
 // NewDPOR returns a DPOR strategy; maxDepth <= 0 means 10000 choice points
 // per iteration.

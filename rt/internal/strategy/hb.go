@@ -93,16 +93,6 @@ func (h *hb) hbBefore(j int32, g int32) bool {
 // lastRace returns the last transition of another goroutine that conflicts
 // with e (the next step of e.G) and does not happen before it, or -1.
 func (h *hb) lastRace(e event.Event) int32 {
-	best := int32(-1)
-	scan := func(list []int32) {
-		for k := len(list) - 1; k >= 0 && list[k] > best; k-- {
-			j := list[k]
-			if h.tr[j].g != e.G && h.conflicts(j, e) && !h.hbBefore(j, e.G) {
-				best = j
-				return
-			}
-		}
-	}
 	if e.Global() {
 		for j := int32(len(h.tr)) - 1; j >= 0; j-- {
 			if h.tr[j].g != e.G && !h.hbBefore(j, e.G) {
@@ -111,11 +101,52 @@ func (h *hb) lastRace(e event.Event) int32 {
 		}
 		return -1
 	}
+	best := int32(-1)
 	if e.Obj != 0 {
-		scan(h.byObj[e.Obj])
+		l := h.byObj[e.Obj]
+		for k := len(l) - 1; k >= 0; k-- {
+			j := l[k]
+			if h.tr[j].g == e.G {
+				if h.dominates(j, e.Obj) {
+					break // program order covers what came before j
+				}
+				continue
+			}
+			if !h.conflicts(j, e) {
+				continue
+			}
+			if !h.hbBefore(j, e.G) {
+				best = j
+				break
+			}
+			if h.dominates(j, e.Obj) {
+				break // what came before j on the object happens before it
+			}
+		}
 	}
-	scan(h.global)
+	// The last global transition of another goroutine happens after every
+	// earlier one.
+	for k := len(h.global) - 1; k >= 0 && h.global[k] > best; k-- {
+		if j := h.global[k]; h.tr[j].g != e.G {
+			if !h.hbBefore(j, e.G) {
+				best = j
+			}
+			break
+		}
+	}
 	return best
+}
+
+// dominates reports whether transition j conflicts with every event of
+// another goroutine on obj: it changes obj (and is not a read-lock, which
+// commutes with read-locks).
+func (h *hb) dominates(j int32, obj int32) bool {
+	for _, f := range h.tr[j].fp {
+		if f.Obj == obj && f.Op.Modifies() && f.Op != event.OpRLock && !f.Global() {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *hb) conflicts(j int32, e event.Event) bool {
@@ -213,29 +244,49 @@ func (h *hb) add(i int32, tr *htrans, e event.Event) {
 	tr.fp = append(tr.fp, e)
 	after := func(j int32) {
 		o := &h.tr[j]
-		if o.g != tr.g && (int(o.g) >= len(tr.vc) || tr.vc[o.g] < o.li) && h.conflicts(j, e) {
+		if int(o.g) >= len(tr.vc) || tr.vc[o.g] < o.li {
 			tr.vc = join(tr.vc, o.vc)
 		}
 	}
 	if e.Global() {
-		for j := int32(0); j < i; j++ {
-			after(j)
+		// It conflicts with every earlier transition of the others: the
+		// last one of each goroutine covers its earlier ones.
+		for q := range h.ths {
+			if int32(q) != tr.g {
+				tr.vc = join(tr.vc, h.ths[q].vc)
+			}
 		}
 		if n := len(h.global); n == 0 || h.global[n-1] != i {
 			h.global = append(h.global, i)
 		}
 	} else {
-		for _, j := range h.global {
-			if j < i {
+		// The last global transition of another goroutine covers the
+		// earlier ones.
+		for k := len(h.global) - 1; k >= 0; k-- {
+			if j := h.global[k]; j < i && h.tr[j].g != tr.g {
 				after(j)
+				break
 			}
 		}
 	}
 	if e.Obj != 0 {
 		l := h.byObj[e.Obj]
-		for _, j := range l {
-			if j < i {
+		for k := len(l) - 1; k >= 0; k-- {
+			j := l[k]
+			if j >= i {
+				continue
+			}
+			if h.tr[j].g == tr.g {
+				if h.dominates(j, e.Obj) {
+					break // program order covers what came before j
+				}
+				continue
+			}
+			if h.conflicts(j, e) {
 				after(j)
+				if h.dominates(j, e.Obj) {
+					break // what came before j on the object happens before it
+				}
 			}
 		}
 		if n := len(l); n == 0 || l[n-1] != i {

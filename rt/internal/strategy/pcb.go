@@ -149,9 +149,11 @@ func current(p *Point) int {
 func (s *PCB) End(Outcome) {}
 
 // Complete implements Exhaustive.
-func (s *PCB) Complete() bool {
-	return s.done && !s.dropped && !s.cut && !s.inexact
-}
+func (s *PCB) Complete() bool { return s.Bounded() && !s.dropped }
+
+// Bounded reports whether every schedule with at most K preemptions was
+// run (Complete: and there are no others).
+func (s *PCB) Bounded() bool { return s.done && !s.cut && !s.inexact }
 
 // Level returns the preemption bound being explored.
 func (s *PCB) Level() int { return s.level }

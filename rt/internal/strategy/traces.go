@@ -7,7 +7,9 @@ import "interleave.dev/rt/internal/event"
 // order every pair of conflicting events (event.Conflicts) alike, which a
 // canonical hash of their happens-before order tells. Under DFS the count
 // is the size of the space a perfect reduction explores: the yardstick of
-// optimal DPOR (Abdulla et al. 2014). For measurements, not exploration.
+// optimal DPOR (Abdulla et al. 2014); under a sound reduction (dpor) it is
+// the same number, and the executions beyond it are the reduction's
+// redundant ones. For measurements, not exploration.
 type Traces struct {
 	Strategy
 	h    *hb
@@ -33,14 +35,30 @@ func (t *Traces) End(o Outcome) {
 	t.Strategy.End(o)
 }
 
-// Pending implements Observer.
-func (t *Traces) Pending(e event.Event) { t.h.pending(e) }
+// Pending implements Observer, and forwards to the wrapped strategy when
+// it observes too.
+func (t *Traces) Pending(e event.Event) {
+	t.h.pending(e)
+	if o, ok := t.Strategy.(Observer); ok {
+		o.Pending(e)
+	}
+}
 
 // Executed implements Observer.
-func (t *Traces) Executed(e event.Event) { t.h.executed(e, -1) }
+func (t *Traces) Executed(e event.Event) {
+	t.h.executed(e, -1)
+	if o, ok := t.Strategy.(Observer); ok {
+		o.Executed(e)
+	}
+}
 
 // Woke implements Observer.
-func (t *Traces) Woke(g int32) { t.h.woke(g) }
+func (t *Traces) Woke(g int32) {
+	t.h.woke(g)
+	if o, ok := t.Strategy.(Observer); ok {
+		o.Woke(g)
+	}
+}
 
 // Count returns the distinct traces seen.
 func (t *Traces) Count() int { return len(t.seen) }
