@@ -267,8 +267,16 @@ func (s *DPOR) Executed(ev event.Event) {
 	node := s.node
 	s.node = -1
 	h := s.h
-	if node >= 0 || h.cur >= 0 && h.tr[h.cur].g != ev.G {
+	if node >= 0 || h.cur < 0 || h.tr[h.cur].g != ev.G {
 		s.finish()
+		if asleep(s.sleep, ev.G) {
+			// A sleeping goroutine runs because the scheduler offered
+			// nothing else: the state it reaches was explored already
+			// (section 5), as at a choice point whose options all sleep.
+			s.SleepBlocked++
+			s.blocked = true
+			return
+		}
 	}
 	i, _, from := h.executed(ev, node)
 	if i < 0 {
