@@ -17,18 +17,16 @@ import (
 
 // Options configures Explore. Zero fields take the defaults of wire.Config.
 type Options struct {
-	Strategy  string // random (default), pct, dfs, dpor, pcb or replay
-	Schedules int    // iterations at most (default 1000)
-	Seed      int64  // seed of randomized strategies (default 1)
-	Budget    time.Duration
-	PCTDepth  int
-	// Preemptions is pcb's bound (default 2).
-	Preemptions int
-	NoRace      bool
-	NoLeaks     bool
-	MaxSteps    int
-	StuckAfter  time.Duration  // default 10s; negative: never
-	Replay      *wire.Schedule // the schedule to replay, with Strategy "replay"
+	Strategy   string // random (default), pct, dfs, dpor, pcb or replay
+	Schedules  int    // iterations at most (default 1000)
+	Seed       int64  // seed of randomized strategies (default 1)
+	Budget     time.Duration
+	PCTDepth   int
+	NoRace     bool
+	NoLeaks    bool
+	MaxSteps   int
+	StuckAfter time.Duration  // default 10s; negative: never
+	Replay     *wire.Schedule // the schedule to replay, with Strategy "replay"
 	// ScheduleDir is where the schedule file of a finding is written
 	// (default: os.TempDir()/interleave-schedules); "-" writes none.
 	ScheduleDir string
@@ -44,6 +42,9 @@ type Options struct {
 	MaxGoroutines int
 	MaxChoices    int
 	MaxObjects    int
+
+	// Preemptions is the bound of strategy pcb (default 2).
+	Preemptions int
 }
 
 // Report is the outcome of an exploration.
