@@ -11,10 +11,11 @@ import "interleave.dev/rt/internal/event"
 // next step of a goroutine p that conflict (event.Conflicts) and are not
 // ordered by happens-before. Then p is added to the backtrack set of the
 // choice point before j if p could run there, and every option otherwise.
-// Executions that differ only in the order of independent transitions (the
-// same Mazurkiewicz trace) are explored once, up to the executions the
-// sleep sets detect as redundant and cut short (they run to the end, the
-// program cannot be stopped, but add nothing).
+// At least one execution of every Mazurkiewicz trace (executions that
+// differ only in the order of independent transitions) runs; sleep sets
+// cut most of the executions of a trace already explored short (they run
+// to the end, the program cannot be stopped, but add nothing), not all:
+// docs/systematic.md measures the rest and says where it comes from.
 //
 // Go specifics. The next step of every goroutine, enabled or not, comes
 // from the scheduler (Observer.Pending), so a blocked Lock races with the
@@ -42,7 +43,8 @@ type DPOR struct {
 	cut      bool
 	inexact  bool // the program did not repeat itself under a replayed prefix
 
-	// Stats.
+	// Executions counts the iterations run; SleepBlocked those cut short
+	// by sleep sets.
 	Executions, SleepBlocked int
 }
 
