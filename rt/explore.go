@@ -17,7 +17,7 @@ import (
 
 // Options configures Explore. Zero fields take the defaults of wire.Config.
 type Options struct {
-	Strategy   string // random (default), pct, dfs or replay
+	Strategy   string // random (default), pct, dfs, dpor, pcb or replay
 	Schedules  int    // iterations at most (default 1000)
 	Seed       int64  // seed of randomized strategies (default 1)
 	Budget     time.Duration
@@ -58,6 +58,9 @@ type Options struct {
 	// more), for an exploration split between processes (random and pct
 	// only; see sched.Config.Next).
 	Next func() int
+
+	// Preemptions is the bound of strategy pcb (default 2).
+	Preemptions int
 }
 
 // Report is the outcome of an exploration.
@@ -89,7 +92,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth}
+	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions}
 	var hash uint64
 	first := 1
 	if opts.Strategy == "replay" {

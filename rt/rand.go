@@ -4,6 +4,7 @@ import (
 	"math/rand"
 
 	"interleave.dev/rt/internal/sched"
+	"interleave.dev/rt/internal/strategy"
 )
 
 // The global functions of math/rand (and math/rand/v2, rand_go122.go) draw
@@ -13,7 +14,7 @@ import (
 // the iteration's number: the values are a function of those and of the
 // schedule (which goroutine draws when), all recorded in the schedule
 // file, so a finding replays, while different iterations still see
-// different values. Under dfs every iteration gets the same seed, keeping
+// different values. Under a systematic strategy (dfs, dpor, pcb) every iteration gets the same seed, keeping
 // the program a function of the choices alone, as a systematic search
 // needs. Outside an exploration the functions are math/rand's.
 
@@ -23,13 +24,13 @@ var randSeed int64
 
 // randomized returns body preceded by the choice of the iteration's seed.
 func randomized(opts Options, body func()) func() {
-	strategy := opts.Strategy
+	name := opts.Strategy
 	if opts.Replay != nil {
-		strategy = opts.Replay.Strategy
+		name = opts.Replay.Strategy
 	}
 	return func() {
 		randSeed = opts.Seed
-		if strategy != "dfs" {
+		if !strategy.Systematic(name) {
 			iteration := sched.Current().Iteration().Number()
 			randSeed = int64(splitmix(uint64(opts.Seed) ^ splitmix(uint64(iteration))))
 		}

@@ -58,6 +58,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		Seed:        cfg.Seed,
 		Budget:      time.Duration(cfg.Budget),
 		PCTDepth:    cfg.PCTDepth,
+		Preemptions: cfg.Preemptions,
 		NoRace:      cfg.NoRace,
 		NoLeaks:     cfg.NoLeaks,
 		MaxSteps:    cfg.MaxSteps,
@@ -167,7 +168,10 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 			t.Log("log of the last schedule:\n" + strings.Join(rep.Logs, "\n"))
 		}
 		done := ""
-		if rep.Exhausted {
+		switch {
+		case rep.Exhausted && rep.Strategy == "dpor":
+			done = ", every interleaving covered up to the order of independent operations"
+		case rep.Exhausted:
 			done = ", every interleaving covered"
 		}
 		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)

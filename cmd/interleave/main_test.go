@@ -64,6 +64,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"test", "-stall=-1s"}, "must not be negative"},
 		{[]string{"test", "-goroutines=-1"}, "must not be negative"},
 		{[]string{"test", "-choices=-1"}, "must not be negative"},
+		{[]string{"test", "-preemptions=-1"}, "must not be negative"},
 		{[]string{"test", "-modfile=x.mod"}, "interleave sets -modfile itself"},
 		{[]string{"test", "-instrument=main,golang.org/x/sync"}, "want all, main, or comma-separated package patterns"},
 		{[]string{"replay"}, "want exactly one schedule file"},
@@ -84,7 +85,8 @@ func TestHelpAndVersion(t *testing.T) {
 	if code, stdout, _ := cli(t, "help"); code != 0 || !strings.Contains(stdout, "interleave replay") {
 		t.Errorf("help: exit %d\n%s", code, stdout)
 	}
-	if code, stdout, _ := cli(t, "help", "test"); code != 0 || !strings.Contains(stdout, "-strategy") || !strings.Contains(stdout, "every module of the build list is instrumented") {
+	if code, stdout, _ := cli(t, "help", "test"); code != 0 || !strings.Contains(stdout, "-strategy") || !strings.Contains(stdout, "every module of the build list is instrumented") ||
+		!strings.Contains(stdout, "dpor") || !strings.Contains(stdout, "-preemptions K") {
 		t.Errorf("help test: exit %d\n%s", code, stdout)
 	}
 	if code, stdout, _ := cli(t, "version"); code != 0 || !strings.HasPrefix(stdout, "interleave ") || !strings.Contains(stdout, "runtime ") {

@@ -70,6 +70,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		leaks      bool
 		steps      int
 		pctDepth   int
+		preempt    int
 		stuckAfter time.Duration
 		timers     string
 		stall      time.Duration
@@ -80,7 +81,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		shard      string
 	)
 	fs := newFlagSet("test", testUsage, stderr)
-	fs.StringVar(&strategy, "strategy", "random", "random, pct or dfs")
+	fs.StringVar(&strategy, "strategy", "random", "random, pct, dfs, dpor or pcb")
 	fs.IntVar(&schedules, "schedules", 0, "schedules per test")
 	fs.Int64Var(&seed, "seed", 0, "seed")
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
@@ -88,6 +89,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&leaks, "leaks", true, "report leaked goroutines")
 	fs.IntVar(&steps, "steps", 0, "scheduling points per schedule")
 	fs.IntVar(&pctDepth, "pct-depth", 0, "bug depth of pct")
+	fs.IntVar(&preempt, "preemptions", 0, "preemption bound of pcb")
 	fs.DurationVar(&stuckAfter, "stuck-after", 0, "limit on uncontrolled code")
 	fs.StringVar(&timers, "timers", "stall", "stall, eager or idle")
 	fs.DurationVar(&stall, "stall", time.Duration(wire.DefaultStall), "how early a timer may fire")
@@ -105,15 +107,15 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch strategy {
-	case "random", "pct", "dfs":
+	case "random", "pct", "dfs", "dpor", "pcb":
 	default:
-		return usageError(stderr, "interleave test: -strategy %q: want random, pct or dfs", strategy)
+		return usageError(stderr, "interleave test: -strategy %q: want random, pct, dfs, dpor or pcb", strategy)
 	}
 	if timers != "stall" && timers != "eager" && timers != "idle" {
 		return usageError(stderr, "interleave test: -timers %q: want stall, eager or idle", timers)
 	}
-	if schedules < 0 || steps < 0 || pctDepth < 0 || budget < 0 || stuckAfter < 0 || goroutines < 0 || choices < 0 || stall < 0 {
-		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -budget, -stuck-after, -goroutines, -choices and -stall must not be negative")
+	if schedules < 0 || steps < 0 || pctDepth < 0 || preempt < 0 || budget < 0 || stuckAfter < 0 || goroutines < 0 || choices < 0 || stall < 0 {
+		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -preemptions, -budget, -stuck-after, -goroutines, -choices and -stall must not be negative")
 	}
 	if workers < 1 {
 		return usageError(stderr, "interleave test: -workers %d: want at least 1", workers)
@@ -122,8 +124,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "interleave test: -shard: %v", err)
 	}
-	if shard != "" && strategy == "dfs" {
-		return usageError(stderr, "interleave test: -shard: dfs does not split its search between shards (it runs in one process); use random or pct")
+	if shard != "" && strategy != "random" && strategy != "pct" {
+		return usageError(stderr, "interleave test: -shard: %s does not split its search between shards (it runs in one process); use random or pct", strategy)
 	}
 	if timers == "stall" && stall == 0 {
 		timers = "idle" // no stall at all: timers fire only in time, or when nothing else can run
@@ -143,6 +145,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		NoLeaks:     !leaks,
 		MaxSteps:    steps,
 		PCTDepth:    pctDepth,
+		Preemptions: preempt,
 		StuckAfter:  wire.Duration(stuckAfter),
 		ScheduleDir: common.scheduleDir,
 		Timers:      timers,

@@ -50,7 +50,13 @@ dependency (a semaphore, a worker pool, a mock clock) is explored and
 controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
-	-strategy S       random, pct or dfs (default random)
+	-strategy S       random, pct, dfs, dpor or pcb (default random);
+	                  dfs, dpor and pcb are systematic and say when they
+	                  covered the whole space: dfs every schedule, dpor
+	                  one schedule per class of equivalent ones (those
+	                  that order every pair of conflicting operations
+	                  alike), pcb every schedule with at most
+	                  -preemptions preemptions, fewest first
 	-schedules N      schedules to explore per test (default 1000)
 	-seed N           seed of the randomized strategies (default 1)
 	-budget D         wall-clock budget per test, such as 30s (default
@@ -86,6 +92,7 @@ Exploration flags:
 	                  Kubernetes Indexed Job). The results are written to
 	                  the schedule directory as results-K-of-N.jsonl for
 	                  "interleave merge"; random and pct only
+	-preemptions K    preemption bound of the pcb strategy (default 2)
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
 	-timers M         when a timer may fire before its time, while other

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -363,7 +364,8 @@ func buildAll(ctx context.Context, dir string, variants []string, outDir string,
 // runOnce runs the test binary bin once with the given strategy and seed
 // and reads back its result record.
 func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy string, seed int64) Run {
-	r, _ := runConfig(ctx, cfg, work, bin, pkgDir, name, wire.Config{Strategy: strategy, Seed: seed})
+	st, preemptions := splitBound(strategy)
+	r, _ := runConfig(ctx, cfg, work, bin, pkgDir, name, wire.Config{Strategy: st, Preemptions: preemptions, Seed: seed})
 	return r
 }
 
@@ -371,7 +373,7 @@ func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy 
 // budget, and returns the run and the result record that speaks for it
 // (nil when there is none).
 func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, wc wire.Config) (Run, *wire.Result) {
-	results := filepath.Join(work, fmt.Sprintf("%s-%s-%d.jsonl", name, wc.Strategy, wc.Seed))
+	results := filepath.Join(work, fmt.Sprintf("%s-%s%d-%d.jsonl", name, wc.Strategy, wc.Preemptions, wc.Seed))
 	os.Remove(results)
 	wc.Schedules = cfg.Schedules
 	wc.Budget = wire.Duration(cfg.Budget)
@@ -453,11 +455,24 @@ func SortRuns(runs []Run) {
 	})
 }
 
+// splitBound splits a strategy with a bound, "pcb:3" (pcb with at most 3
+// preemptions), into its name and bound; a plain name has bound 0, the
+// default.
+func splitBound(s string) (string, int) {
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		if k, err := strconv.Atoi(s[i+1:]); err == nil && k >= 0 {
+			return s[:i], k
+		}
+	}
+	return s, 0
+}
+
 // knownStrategies orders the strategies in reports: the stateless ones
 // first, then the systematic ones, then the guided ones.
 var knownStrategies = []string{Native, "random", "pct", "dfs", "dpor", "pcb", "hapset", "active", "regression", "mcr", "mpc"}
 
 func strategyIndex(s string) int {
+	s, _ = splitBound(s)
 	for i, x := range knownStrategies {
 		if x == s {
 			return i

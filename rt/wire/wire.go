@@ -30,7 +30,7 @@ type Config struct {
 	// page of the finding it reproduces ("interleave view").
 	View string `json:"view,omitempty"`
 	// Strategy names the search strategy: "random" (default), "pct", "dfs",
-	// "replay" or "regression".
+	// "dpor", "pcb", "replay" or "regression".
 	Strategy string `json:"strategy,omitempty"`
 	// Schedules is the budget of iterations per test (default 1000).
 	Schedules int `json:"schedules,omitempty"`
@@ -50,6 +50,9 @@ type Config struct {
 	MaxSteps int `json:"max_steps,omitempty"`
 	// PCTDepth is the bug depth d of the PCT strategy (default 3).
 	PCTDepth int `json:"pct_depth,omitempty"`
+	// Preemptions is the bound K of the pcb strategy: every schedule with
+	// at most K preemptions (default 2).
+	Preemptions int `json:"preemptions,omitempty"`
 	// Replay is the path of a schedule file to replay (strategy "replay").
 	Replay string `json:"replay,omitempty"`
 	// ScheduleDir is where schedule files of findings are written

@@ -90,8 +90,8 @@ type Event struct {
 	Site uint32 // static source position (an rt.Site)
 }
 
-// modifies reports whether an operation changes the state of its object.
-func (o Op) modifies() bool {
+// Modifies reports whether an operation changes the state of its object.
+func (o Op) Modifies() bool {
 	switch o {
 	case OpRead, OpAtomicLoad, OpMapRead, OpChanLen, OpNow, OpNone, OpStart, OpResume, OpYield:
 		return false
@@ -99,21 +99,49 @@ func (o Op) modifies() bool {
 	return true
 }
 
+// Global reports whether e conflicts with every event of another
+// goroutine, whatever it touches. The time operations and a timer firing
+// read or change the virtual clock, which every scheduling point advances
+// (a time.Now, a Sleep's deadline or a timer being due depends on how many
+// events ran before it, not only on which); os.Exit and the return of the
+// test's main goroutine (goroutine 1) end what the others can still do (a
+// t.Error after it panics); a goroutine entering from uncontrolled code
+// arrives where timing puts it. Being conservative here only costs a
+// reducing strategy executions.
+func (e Event) Global() bool {
+	switch e.Op {
+	case OpNow, OpSleep, OpTimerNew, OpTimerStop, OpTimerReset, OpTimerFire, OpProcessExit, OpEnter:
+		return true
+	case OpExit:
+		return e.G == 1
+	}
+	return false
+}
+
 // Conflicts reports whether a and b are dependent: they are performed by
-// different goroutines on the same object and at least one of them changes
-// it. Two read-locks of one RWMutex do not conflict; every other pair of
-// synchronization operations on one object does (lock against lock, send
-// against receive, Add against Wait, ...). Swapping two conflicting events
-// can change the outcome; swapping two independent ones cannot. DPOR,
+// different goroutines (the timer, G == 0, counts as one) and either one
+// of them is Global, or they touch the same object and at least one of
+// them changes it. Two read-locks of one RWMutex do not conflict; every
+// other pair of synchronization operations on one object does (lock
+// against lock, send against receive, Add against Wait, ...). Swapping two
+// conflicting events can change the outcome; swapping two independent
+// ones cannot (Flanagan and Godefroid 2005, section 2: independent
+// transitions neither enable nor disable each other and commute). DPOR,
 // HaPSets, race detection and active testing all use this one definition.
 func Conflicts(a, b Event) bool {
-	if a.G == b.G || a.Obj == 0 || a.Obj != b.Obj {
+	if a.G == b.G {
+		return false
+	}
+	if a.Global() || b.Global() {
+		return true
+	}
+	if a.Obj == 0 || a.Obj != b.Obj {
 		return false
 	}
 	if a.Op == OpRLock && b.Op == OpRLock {
 		return false
 	}
-	return a.Op.modifies() || b.Op.modifies()
+	return a.Op.Modifies() || b.Op.Modifies()
 }
 
 // Key is the name of an operation in schedule files' bug signatures: the

@@ -17,6 +17,11 @@ func TestConflicts(t *testing.T) {
 		{Event{G: 1, Op: OpRLock, Obj: 5}, Event{G: 2, Op: OpWLock, Obj: 5}, true},
 		{Event{G: 1, Op: OpSend, Obj: 6}, Event{G: 2, Op: OpRecv, Obj: 6}, true},
 		{Event{G: 1, Op: OpYield}, Event{G: 2, Op: OpYield}, false}, // no object
+		{Event{G: 0, Op: OpTimerFire, Obj: 9}, r2, true},            // the clock
+		{Event{G: 1, Op: OpNow}, r2, true},
+		{Event{G: 1, Op: OpExit}, r2, true}, // the test returns
+		{Event{G: 3, Op: OpExit}, r2, false},
+		{Event{G: 2, Op: OpNow}, Event{G: 2, Op: OpWrite, Obj: 3}, false}, // same goroutine
 	} {
 		if got := Conflicts(tc.a, tc.b); got != tc.want || Conflicts(tc.b, tc.a) != tc.want {
 			t.Errorf("Conflicts(%v, %v) = %v, want %v (both ways)", tc.a, tc.b, got, tc.want)

@@ -380,6 +380,21 @@ func (w *waitq) hasWaiter() bool {
 // the ok flag.
 func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32, bool) {
 	it := g.it
+	// The select touches every channel it waits on: they are numbered as
+	// events' objects here, whether a strategy observes (and is told of
+	// each) or not, so that the numbers do not depend on the strategy.
+	for _, c := range cases {
+		if c.Ch != nil {
+			id := it.eventID(c.Ch)
+			if it.obs != nil {
+				op := event.OpRecv
+				if c.Send {
+					op = event.OpSend
+				}
+				it.obs.Pending(event.Event{G: g.ID, Op: op, Obj: id, Site: site})
+			}
+		}
+	}
 	it.step(g, event.OpSelect, nil, site)
 	it.opts = it.opts[:0]
 	for i, c := range cases {

@@ -229,9 +229,11 @@ func (it *Iteration) panicked(g *G, p any) *Finding {
 }
 
 // faultedInRuntime reports whether the run-time error whose panic stack
-// is stack was raised by the tool's own code (package rt and below), the
-// frame right under the Go runtime's panic machinery, rather than by the
-// program. A panic re-raised by a deferred function (sync.OnceFunc's)
+// is stack was raised by the tool's own code, the frame right under the Go
+// runtime's panic machinery, rather than by the program. Only the
+// packages below rt count (scheduler, strategies, detectors): package rt
+// performs the program's operations natively too (a close of a channel
+// that an earlier schedule closed panics there, and is the program's). A panic re-raised by a deferred function (sync.OnceFunc's)
 // counts where it was first raised: the deepest panic of the stack.
 func faultedInRuntime(stack string) bool {
 	lines := strings.Split(stack, "\n")
@@ -248,7 +250,7 @@ func faultedInRuntime(stack string) bool {
 		if strings.HasPrefix(l, "\t") || l == "" || strings.HasPrefix(l, "runtime.") {
 			continue // positions, and goPanicIndex, panicmem, sigpanic...
 		}
-		return strings.HasPrefix(l, "interleave.dev/rt")
+		return strings.HasPrefix(l, "interleave.dev/rt/internal/")
 	}
 	return false
 }

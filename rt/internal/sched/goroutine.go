@@ -129,6 +129,9 @@ func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G 
 	if it.race != nil {
 		it.race.Spawn(hbParent, g.ID)
 	}
+	if it.obs != nil {
+		it.obs.Woke(g.ID)
+	}
 	go it.run(g, f)
 	return g
 }

@@ -75,7 +75,8 @@ type Iteration struct {
 	opts       []strategy.Option
 	pt         strategy.Point
 	race       *race.Detector
-	overBudget atomic.Bool // set by the explorer when the budget ran out
+	obs        strategy.Observer // the strategy, when it observes every event
+	overBudget atomic.Bool       // set by the explorer when the budget ran out
 	wantStacks bool
 
 	mainDone   bool
@@ -98,9 +99,6 @@ type Iteration struct {
 	doneOnce     sync.Once
 
 	rtScratch any // per-iteration state of package rt
-
-	// obs is the strategy, when it follows events (strategy.Observer).
-	obs strategy.Observer
 
 	// bubble counts the testing/synctest bubbles the test is in: there the
 	// clock stands still while code runs and no timer fires early, as
@@ -410,6 +408,9 @@ func (it *Iteration) wakeUp(w *G) {
 	w.pendObj = nil
 	w.blockObj = nil
 	it.place(w)
+	if it.obs != nil {
+		it.obs.Woke(w.ID)
+	}
 }
 
 // quiescent handles a point where nothing can run: the end of the

@@ -18,6 +18,21 @@ func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
 	if write {
 		op = event.OpWrite
 	}
+	if size > 8 || it.obs != nil {
+		// The event names the first word; an observing strategy is told
+		// of every word the access covers. The words are numbered as
+		// events' objects whether a strategy observes or not, so that
+		// the numbers in events (and the event hash a replay checks) do
+		// not depend on the strategy.
+		it.eventID(o)
+		last := wordOf(unsafe.Add(addr, int(size)-1))
+		for w := unsafe.Add(wordOf(addr), 8); size > 0 && uintptr(w) <= uintptr(last); w = unsafe.Add(w, 8) {
+			id := it.eventID(it.object(w, kindMemory))
+			if it.obs != nil {
+				it.obs.Pending(event.Event{G: g.ID, Op: op, Obj: id, Site: site})
+			}
+		}
+	}
 	it.step(g, op, o, site)
 	if it.race != nil && size > 0 {
 		it.checkWords(g, o, addr, size, write, false, site)

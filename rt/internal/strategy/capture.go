@@ -44,3 +44,6 @@ func (c *Capture) Executed(ev event.Event, index int) {
 		c.Stacks[index] = Callers()
 	}
 }
+
+// Woke implements Observer; capture does not need it.
+func (c *Capture) Woke(int32) {}

@@ -37,16 +37,27 @@ func (s *DFS) Begin() bool {
 		s.started = true
 		return true
 	}
-	for len(s.stack) > 0 {
-		top := &s.stack[len(s.stack)-1]
-		if top.chosen+1 < top.n {
-			top.chosen++
-			return true
-		}
-		s.stack = s.stack[:len(s.stack)-1]
+	var ok bool
+	if s.stack, ok = advance(s.stack); ok {
+		return true
 	}
 	s.done = true
 	return false
+}
+
+// advance moves a depth-first stack to its next leaf: the deepest frame
+// with an untried option takes it, the frames below it are dropped. It
+// returns false when every frame is exhausted.
+func advance(stack []dfsFrame) ([]dfsFrame, bool) {
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.chosen+1 < top.n {
+			top.chosen++
+			return stack, true
+		}
+		stack = stack[:len(stack)-1]
+	}
+	return stack, false
 }
 
 // Choose implements Strategy.

@@ -4,18 +4,6 @@ import (
 	"interleave.dev/rt/internal/event"
 )
 
-// Observer is implemented by strategies that follow the events of an
-// iteration, not only its choice points.
-type Observer interface {
-	// Pending is called by goroutine ev.G itself when it reports ev, the
-	// operation it is about to perform, so that the strategy can take the
-	// goroutine's call stack (Callers).
-	Pending(ev event.Event)
-	// Executed is called when ev is performed (recorded in the trace);
-	// index counts the events of the iteration from 0.
-	Executed(ev event.Event, index int)
-}
-
 // Regression steers iterations toward an interleaving similar to a bug
 // signature taken from an earlier version of the program: RegressionMaple's
 // regression scheduler (Tsui, Wu, Chan, section 3.4, Algorithm 1), with
@@ -486,3 +474,6 @@ func (r *Regression) Loosest() Level {
 	}
 	return Ladder[m]
 }
+
+// Woke implements Observer; regression does not need it.
+func (r *Regression) Woke(int32) {}

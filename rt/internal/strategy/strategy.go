@@ -167,6 +167,49 @@ func mix64(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
+// Observer is implemented by strategies that need the whole execution, not
+// only its choice points: dpor (Flanagan and Godefroid 2005 need every
+// event and who executed it), regression (the call stacks of the events
+// it matches against a bug signature) and active testing (its analyses
+// read every event). The scheduler calls it only when the strategy
+// implements it, in the order things happen in an iteration:
+//
+//   - Pending(ev): goroutine ev.G reached its next operation ev. It is
+//     called by ev.G itself (so the strategy may take its call stack,
+//     Callers), before the choice point that may run it; an operation
+//     that touches several objects reports each first (every word of a
+//     multi-word access, every channel of a select), its own event last.
+//   - Executed(ev, index): ev runs; index counts the events of the
+//     iteration from 0. ev is the pending operation of ev.G, a resume or
+//     start of ev.G, its exit, or a timer firing (G == 0). The chosen
+//     option of a Thread point is the next Executed event; a Select point
+//     belongs to the last Executed event.
+//   - Woke(g): the running event made goroutine g runnable: it started
+//     g, or woke g up from a blocking operation. g's next event happens
+//     after it.
+//
+// The methods must not block and must bound what they keep.
+type Observer interface {
+	Pending(ev event.Event)
+	Executed(ev event.Event, index int)
+	Woke(g int32)
+}
+
+// DefaultPreemptions is pcb's bound when none is given.
+const DefaultPreemptions = 2
+
+// Systematic reports whether the strategy named name enumerates a space of
+// schedules, replaying prefixes of earlier iterations: the program must
+// then be a function of the choices alone (math/rand gets one seed for
+// every iteration).
+func Systematic(name string) bool {
+	switch name {
+	case "dfs", "dpor", "pcb":
+		return true
+	}
+	return false
+}
+
 // Config holds the parameters common to the strategies.
 type Config struct {
 	Name     string
@@ -174,6 +217,8 @@ type Config struct {
 	PCTDepth int   // bug depth d for PCT (default 3)
 	MaxDepth int   // DFS: choice points explored per iteration (default 10000)
 	Replay   []int // choices to replay
+	// Preemptions is the bound K of pcb (default 2).
+	Preemptions int
 	// Signature and SitePos configure the regression strategy: the bug
 	// signature to steer toward and the source position of a site.
 	Signature []SigEvent
@@ -200,6 +245,14 @@ func New(c Config) (Strategy, error) {
 			return nil, fmt.Errorf("strategy regression needs a bug signature")
 		}
 		return NewRegression(c.Seed, c.Signature, c.SitePos), nil
+	case "dpor":
+		return NewDPOR(c.MaxDepth), nil
+	case "pcb":
+		k := c.Preemptions
+		if k <= 0 {
+			k = DefaultPreemptions
+		}
+		return NewPCB(k, c.MaxDepth), nil
 	}
-	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs or replay)", c.Name)
+	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs, dpor, pcb or replay)", c.Name)
 }

@@ -1,0 +1,71 @@
+package sched
+
+import (
+	"testing"
+	"unsafe"
+
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+)
+
+// observing is DFS that records what the scheduler tells an Observer.
+type observing struct {
+	*strategy.DFS
+	hash     uint64
+	pending  map[int32][]event.Event
+	executed []event.Event
+	woke     []int32
+}
+
+func (o *observing) Begin() bool {
+	o.hash, o.executed, o.woke, o.pending = fnvOffset, nil, nil, map[int32][]event.Event{}
+	return o.DFS.Begin()
+}
+func (o *observing) Pending(e event.Event) { o.pending[e.G] = append(o.pending[e.G], e) }
+func (o *observing) Woke(g int32)          { o.woke = append(o.woke, g) }
+func (o *observing) Executed(e event.Event, _ int) {
+	o.executed = append(o.executed, e)
+	for _, v := range [4]uint32{uint32(e.G), uint32(e.Op), uint32(e.Obj), e.Site} {
+		o.hash ^= uint64(v)
+		o.hash *= fnvPrime
+	}
+}
+
+// A strategy that implements Observer sees every executed event (its hash
+// is the iteration's event hash), the channels a select waits on and
+// every word of a multi-word access as pending, and the goroutines started
+// and woken.
+func TestObserverSeesEveryEvent(t *testing.T) {
+	o := &observing{DFS: strategy.NewDFS(0)}
+	var ch, other int
+	var words [3]int64
+	r := Explore(Config{Strategy: o, Schedules: 1, Leaks: true}, func() {
+		g := Current()
+		c := g.Chan(unsafe.Pointer(&ch), 0)
+		d := g.Chan(unsafe.Pointer(&other), 0)
+		g.Go(func() { Current().Send(c, 1, 7) }, 0)
+		g.Select([]SelectCase{{Ch: c}, {Ch: d}}, false, 9)
+		g.Access(unsafe.Pointer(&words), unsafe.Sizeof(words), true, 11)
+	})
+	if r.Finding != nil {
+		t.Fatalf("finding: %s", r.Finding.Message)
+	}
+	if o.hash != r.Hash || len(o.executed) == 0 {
+		t.Errorf("observed %d events hashing to %x, the iteration's hash is %x", len(o.executed), o.hash, r.Hash)
+	}
+	var chans, wordsSeen int
+	for _, e := range o.pending[1] {
+		switch {
+		case e.Site == 9 && e.Op == event.OpRecv:
+			chans++
+		case e.Site == 11 && e.Op == event.OpWrite:
+			wordsSeen++
+		}
+	}
+	if chans != 2 || wordsSeen != 3 {
+		t.Errorf("pending: %d select channels (want 2), %d words (want 3): %v", chans, wordsSeen, o.pending[1])
+	}
+	if len(o.woke) < 2 || o.woke[0] != 1 || o.woke[1] != 2 {
+		t.Errorf("woke %v, want the main goroutine, then goroutine 2", o.woke)
+	}
+}

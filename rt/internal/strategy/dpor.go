@@ -1,0 +1,347 @@
+package strategy
+
+import "interleave.dev/rt/internal/event"
+
+// DPOR is stateless dynamic partial-order reduction with sleep sets
+// (Flanagan and Godefroid, "Dynamic partial-order reduction for model
+// checking software", POPL 2005: the algorithm of figure 4 with the sleep
+// sets of section 5). Like DFS it runs one execution per iteration and
+// backtracks, but at a choice point it explores another goroutine only
+// when the execution showed a race that needs it: a transition j and the
+// next step of a goroutine p that conflict (event.Conflicts) and are not
+// ordered by happens-before. Then p is added to the backtrack set of the
+// choice point before j if p could run there, and every option otherwise.
+// At least one execution of every Mazurkiewicz trace (executions that
+// differ only in the order of independent transitions) runs; sleep sets
+// cut most of the executions of a trace already explored short (they run
+// to the end, the program cannot be stopped, but add nothing), not all:
+// docs/systematic.md measures the rest and says where it comes from.
+//
+// Go specifics. The next step of every goroutine, enabled or not, comes
+// from the scheduler (Observer.Pending), so a blocked Lock races with the
+// Lock that holds the mutex. A select's step touches all its channels.
+// Local nondeterminism (which ready case a select takes, which object a
+// sync.Pool returns) is a Select choice point, where every option is
+// explored. The timer is goroutine 0 and its firing conflicts with
+// everything (event.Global): every place where the scheduler offers it is
+// explored. Where the scheduler offers fewer options than the goroutines
+// that could run (fairness, a due timer), DPOR adds every option offered.
+//
+// Complete reports whether the space was covered: every backtrack point
+// explored, no execution longer than the bounds.
+type DPOR struct {
+	maxDepth int
+	nodes    []dnode
+	h        *hb
+	depth    int
+	node     int32 // the last Thread choice point, until the next event
+	fpNode   int32 // node whose chosen transition is being recorded, or -1
+	sleep    []sleeper
+	blocked  bool // the execution reached a state whose options all sleep
+	started  bool
+	done     bool
+	cut      bool
+	inexact  bool // the program did not repeat itself under a replayed prefix
+
+	// Executions counts the iterations run; SleepBlocked those cut short
+	// by sleep sets.
+	Executions, SleepBlocked int
+}
+
+type dnode struct {
+	kind      Kind
+	gs        []int32 // goroutine of each option (Thread points)
+	chosen    int
+	backtrack []bool
+	done      []bool
+	fps       [][]event.Event // footprint of the transition each option ran
+	sleep     []sleeper       // the sleep set on arrival
+	maxObj    int32           // objects numbered before the point
+}
+
+// A sleeper is a goroutine whose next transition, fp, was explored from an
+// earlier state and need not run again until something it conflicts with
+// runs. Objects numbered after maxObj had other numbers when fp ran: they
+// conflict with every object numbered after it.
+type sleeper struct {
+	g      int32
+	fp     []event.Event
+	maxObj int32
+}
+
+// dporLimit bounds the transitions an execution tracks; a longer one is
+// explored no further (Complete reports false).
+const dporLimit = 1 << 16
+
+// NewDPOR returns a DPOR strategy; maxDepth <= 0 means 10000 choice points
+// per iteration.
+func NewDPOR(maxDepth int) *DPOR {
+	if maxDepth <= 0 {
+		maxDepth = 10000
+	}
+	return &DPOR{maxDepth: maxDepth, h: newHB(true, dporLimit)}
+}
+
+// Name implements Strategy.
+func (s *DPOR) Name() string { return "dpor" }
+
+// Begin implements Strategy: backtrack to the deepest choice point with a
+// backtrack option neither done nor asleep (figure 4, the loop over
+// backtrack(s) \ done(s) and section 5, minus sleep(s)).
+func (s *DPOR) Begin() bool {
+	s.depth, s.node, s.fpNode, s.sleep, s.blocked = 0, -1, -1, s.sleep[:0], false
+	s.h.reset()
+	if !s.started {
+		s.started = true
+		return true
+	}
+	for len(s.nodes) > 0 {
+		n := &s.nodes[len(s.nodes)-1]
+		for k := range n.backtrack {
+			if n.backtrack[k] && !n.done[k] && !(n.kind == Thread && asleep(n.sleep, n.gs[k])) {
+				n.chosen, n.done[k] = k, true
+				return true
+			}
+		}
+		s.nodes = s.nodes[:len(s.nodes)-1]
+	}
+	s.done = true
+	return false
+}
+
+func asleep(z []sleeper, g int32) bool {
+	for _, sl := range z {
+		if sl.g == g {
+			return true
+		}
+	}
+	return false
+}
+
+// Choose implements Strategy.
+func (s *DPOR) Choose(p *Point) int {
+	d := s.depth
+	s.depth++
+	if p.Kind == Thread {
+		s.finish()
+	}
+	if s.blocked {
+		return 0
+	}
+	if d < len(s.nodes) {
+		n := &s.nodes[d]
+		if k := s.replayed(n, p); k >= 0 {
+			return k
+		}
+		s.inexact = true
+		s.nodes = s.nodes[:d]
+	}
+	if d >= s.maxDepth || s.h.off {
+		s.cut = true
+		s.blocked = true
+		return 0
+	}
+	n := dnode{kind: p.Kind, backtrack: make([]bool, len(p.Options)), done: make([]bool, len(p.Options)), maxObj: s.h.maxObj}
+	k := 0
+	if p.Kind == Thread {
+		n.gs = make([]int32, len(p.Options))
+		n.fps = make([][]event.Event, len(p.Options))
+		n.sleep = append([]sleeper(nil), s.sleep...)
+		k = -1
+		for i, o := range p.Options {
+			n.gs[i] = o.G
+			if o.G == 0 {
+				// The timer conflicts with every transition: fire it
+				// wherever it may.
+				n.backtrack[i] = true
+			}
+			if k < 0 && !asleep(s.sleep, o.G) {
+				k = i
+			}
+		}
+		if k < 0 {
+			// Every option sleeps: this execution is equivalent to one
+			// explored already (section 5). It runs on, unobserved.
+			s.SleepBlocked++
+			s.blocked = true
+			return 0
+		}
+	} else {
+		for i := range n.backtrack {
+			n.backtrack[i] = true
+		}
+	}
+	n.chosen, n.backtrack[k], n.done[k] = k, true, true
+	s.nodes = append(s.nodes, n)
+	s.enter(int32(len(s.nodes) - 1))
+	return k
+}
+
+// replayed returns the option of p that node n chose, or -1 if p does not
+// match n.
+func (s *DPOR) replayed(n *dnode, p *Point) int {
+	if n.kind != p.Kind || len(n.backtrack) != len(p.Options) {
+		return -1
+	}
+	if p.Kind == Select {
+		return n.chosen
+	}
+	for i, o := range p.Options {
+		if o.G != n.gs[i] {
+			return -1
+		}
+	}
+	s.enter(int32(s.depth - 1))
+	return n.chosen
+}
+
+// enter takes the Thread node d, chosen already: the sleep set below it is
+// its own plus the options explored from it before (section 5).
+func (s *DPOR) enter(d int32) {
+	n := &s.nodes[d]
+	if n.kind != Thread {
+		return
+	}
+	s.sleep = append(s.sleep[:0], n.sleep...)
+	for k, done := range n.done {
+		if done && k != n.chosen && n.fps[k] != nil {
+			s.sleep = append(s.sleep, sleeper{g: n.gs[k], fp: n.fps[k], maxObj: n.maxObj})
+		}
+	}
+	s.node, s.fpNode = d, d
+}
+
+// finish closes the executing transition: it is recorded as the one its
+// choice point's option ran, and the sleepers it conflicts with wake up.
+func (s *DPOR) finish() {
+	h := s.h
+	if !h.open || h.cur < 0 || h.off {
+		return
+	}
+	h.cut()
+	t := &h.tr[h.cur]
+	if s.fpNode >= 0 && t.node == s.fpNode {
+		n := &s.nodes[s.fpNode]
+		n.fps[n.chosen] = append([]event.Event(nil), t.fp...)
+		s.fpNode = -1
+	}
+	z := s.sleep[:0]
+	for _, sl := range s.sleep {
+		if sl.g != t.g && !sl.conflicts(t.fp) {
+			z = append(z, sl)
+		}
+	}
+	s.sleep = z
+}
+
+func (sl *sleeper) conflicts(fp []event.Event) bool {
+	for _, a := range sl.fp {
+		for _, b := range fp {
+			if event.Conflicts(a, b) {
+				return true
+			}
+			if a.G != b.G && a.Obj > sl.maxObj && b.Obj > sl.maxObj {
+				return true // fresh objects: perhaps the same one
+			}
+		}
+	}
+	return false
+}
+
+// Pending implements Observer: FG05 figure 4, for the next step of e.G
+// against the last transition it races with.
+func (s *DPOR) Pending(e event.Event) {
+	if s.blocked {
+		return
+	}
+	if j := s.h.pending(e); j >= 0 {
+		s.race(j, e.G)
+	}
+}
+
+// Executed implements Observer: the new transition happens after what it
+// conflicts with, and races with the pending steps of the other
+// goroutines it conflicts with (their last race is now this transition).
+func (s *DPOR) Executed(ev event.Event, _ int) {
+	if s.blocked {
+		return
+	}
+	node := s.node
+	s.node = -1
+	h := s.h
+	if node >= 0 || h.cur < 0 || h.tr[h.cur].g != ev.G {
+		s.finish()
+		if asleep(s.sleep, ev.G) {
+			// A sleeping goroutine runs because the scheduler offered
+			// nothing else: the state it reaches was explored already
+			// (section 5), as at a choice point whose options all sleep.
+			s.SleepBlocked++
+			s.blocked = true
+			return
+		}
+	}
+	i, _, from := h.executed(ev, node)
+	if i < 0 {
+		return
+	}
+	fp := h.tr[i].fp[from:]
+	for q := range h.ths {
+		th := &h.ths[q]
+		if int32(q) == ev.G || len(th.pend) == 0 {
+			continue
+		}
+		for _, pe := range th.pend {
+			if conflictsAny(fp, pe) {
+				s.race(i, int32(q))
+				break
+			}
+		}
+	}
+}
+
+func conflictsAny(fp []event.Event, e event.Event) bool {
+	for _, f := range fp {
+		if event.Conflicts(f, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Woke implements Observer.
+func (s *DPOR) Woke(g int32) {
+	if !s.blocked {
+		s.h.woke(g)
+	}
+}
+
+// race makes transition j and goroutine g's next step run the other way
+// round in a later execution: g goes into the backtrack set of the choice
+// point before j, or every option if g cannot run there (FG05, figure 4).
+// Without a choice point before j only the goroutine that ran j could run
+// there: nothing to add.
+func (s *DPOR) race(j int32, g int32) {
+	d := s.h.tr[j].node
+	if d < 0 {
+		return
+	}
+	n := &s.nodes[d]
+	for k, o := range n.gs {
+		if o == g {
+			n.backtrack[k] = true
+			return
+		}
+	}
+	for k := range n.backtrack {
+		n.backtrack[k] = true
+	}
+}
+
+// End implements Strategy.
+func (s *DPOR) End(Outcome) {
+	s.finish()
+	s.Executions++
+}
+
+// Complete implements Exhaustive.
+func (s *DPOR) Complete() bool { return s.done && !s.cut && !s.inexact }

@@ -1,0 +1,361 @@
+package strategy
+
+import (
+	"sort"
+
+	"interleave.dev/rt/internal/event"
+)
+
+// hb tracks the happens-before order of one execution as event.Conflicts
+// defines it (the Mazurkiewicz order, not Go's memory model): a
+// transition happens after the earlier transitions of its goroutine, after
+// every earlier conflicting transition, and after the transition that
+// started or woke it. Vector clocks over goroutines (the timer is
+// goroutine 0) make "does j happen before p's next step" a lookup
+// (Flanagan and Godefroid 2005, section 4).
+//
+// A transition is what one goroutine does between two choice points: the
+// events it executes in a row with no Thread choice between them. Merging
+// events no other goroutine could be scheduled between only makes
+// footprints larger, which is conservative. With merge false, every event
+// is its own transition (used to count traces).
+type hb struct {
+	merge  bool
+	limit  int // transitions kept; past it the tracker is off
+	off    bool
+	tr     []htrans
+	ths    []hthread         // by goroutine id
+	byObj  map[int32][]int32 // transitions touching each object
+	global []int32           // transitions with a Global event
+	open   bool              // the last transition may still grow
+	cur    int32             // index of the executing transition (-1: none)
+	maxObj int32             // highest object id seen
+	parent map[int32]int32
+}
+
+type htrans struct {
+	g    int32
+	li   uint32 // its number among g's transitions, from 1
+	fp   []event.Event
+	vc   []uint32
+	node int32 // the Thread choice point right before it, or -1
+}
+
+type hthread struct {
+	vc     []uint32
+	n      uint32
+	pend   []event.Event // footprint of its next operation
+	wakeBy int32         // transition that started or woke it, or -1
+	seen   bool
+}
+
+func newHB(merge bool, limit int) *hb {
+	return &hb{merge: merge, limit: limit}
+}
+
+func (h *hb) reset() {
+	h.off = false
+	h.tr = h.tr[:0]
+	for i := range h.ths {
+		h.ths[i] = hthread{vc: h.ths[i].vc[:0], pend: h.ths[i].pend[:0], wakeBy: -1}
+	}
+	h.byObj = map[int32][]int32{}
+	h.parent = map[int32]int32{}
+	h.global = h.global[:0]
+	h.open = false
+	h.cur = -1
+	h.maxObj = 0
+}
+
+func (h *hb) thread(g int32) *hthread {
+	for int(g) >= len(h.ths) {
+		h.ths = append(h.ths, hthread{wakeBy: -1})
+	}
+	t := &h.ths[g]
+	t.seen = true
+	return t
+}
+
+func (h *hb) see(ev event.Event) {
+	if ev.Obj > h.maxObj {
+		h.maxObj = ev.Obj
+	}
+}
+
+// hbBefore reports whether transition j happens before the next step of
+// goroutine g.
+func (h *hb) hbBefore(j int32, g int32) bool {
+	t := &h.tr[j]
+	vc := h.ths[g].vc
+	return int(t.g) < len(vc) && vc[t.g] >= t.li
+}
+
+// lastRace returns the last transition of another goroutine that conflicts
+// with e (the next step of e.G) and does not happen before it, or -1.
+func (h *hb) lastRace(e event.Event) int32 {
+	if e.Global() {
+		for j := int32(len(h.tr)) - 1; j >= 0; j-- {
+			if h.tr[j].g != e.G && !h.hbBefore(j, e.G) {
+				return j
+			}
+		}
+		return -1
+	}
+	best := int32(-1)
+	if e.Obj != 0 {
+		l := h.byObj[e.Obj]
+		for k := len(l) - 1; k >= 0; k-- {
+			j := l[k]
+			if h.tr[j].g == e.G {
+				if h.dominates(j, e.Obj) {
+					break // program order covers what came before j
+				}
+				continue
+			}
+			if !h.conflicts(j, e) {
+				continue
+			}
+			if !h.hbBefore(j, e.G) {
+				best = j
+				break
+			}
+			if h.dominates(j, e.Obj) {
+				break // what came before j on the object happens before it
+			}
+		}
+	}
+	// The last global transition of another goroutine happens after every
+	// earlier one.
+	for k := len(h.global) - 1; k >= 0 && h.global[k] > best; k-- {
+		if j := h.global[k]; h.tr[j].g != e.G {
+			if !h.hbBefore(j, e.G) {
+				best = j
+			}
+			break
+		}
+	}
+	return best
+}
+
+// dominates reports whether transition j conflicts with every event of
+// another goroutine on obj: it changes obj (and is not a read-lock, which
+// commutes with read-locks).
+func (h *hb) dominates(j int32, obj int32) bool {
+	for _, f := range h.tr[j].fp {
+		if f.Obj == obj && f.Op.Modifies() && f.Op != event.OpRLock && !f.Global() {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *hb) conflicts(j int32, e event.Event) bool {
+	for _, f := range h.tr[j].fp {
+		if event.Conflicts(f, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// pending records that e is (part of) the next step of e.G and returns the
+// transition it races with, or -1.
+func (h *hb) pending(e event.Event) int32 {
+	if h.off {
+		return -1
+	}
+	h.see(e)
+	t := h.thread(e.G)
+	for _, p := range t.pend {
+		if p == e {
+			return -1
+		}
+	}
+	t.pend = append(t.pend, e)
+	return h.lastRace(e)
+}
+
+// woke records that the executing transition started or woke g.
+func (h *hb) woke(g int32) {
+	if h.off || h.cur < 0 {
+		return
+	}
+	t := h.thread(g)
+	if _, ok := h.parent[g]; !ok && t.n == 0 {
+		h.parent[g] = h.tr[h.cur].g
+	}
+	t.wakeBy = h.cur
+}
+
+// executed records that ev runs, node being the Thread choice point right
+// before it (-1 if none). It returns the index of its transition (-1 when
+// the tracker is off), whether that transition is new, and where the
+// events ev added start in its footprint.
+func (h *hb) executed(ev event.Event, node int32) (i int32, fresh bool, from int) {
+	if h.off {
+		return -1, false, 0
+	}
+	h.see(ev)
+	t := h.thread(ev.G)
+	fp := t.pend
+	t.pend = nil
+	found := false
+	for _, p := range fp {
+		if p == ev {
+			found = true
+		}
+	}
+	if !found {
+		fp = append(fp, ev)
+	}
+	i = int32(len(h.tr)) - 1
+	fresh = !(h.merge && h.open && node < 0 && i >= 0 && h.tr[i].g == ev.G)
+	if fresh {
+		if len(h.tr) >= h.limit {
+			h.off = true
+			return -1, false, 0
+		}
+		i = int32(len(h.tr))
+		t.n++
+		vc := append([]uint32(nil), t.vc...)
+		if t.wakeBy >= 0 {
+			vc = join(vc, h.tr[t.wakeBy].vc)
+			t.wakeBy = -1
+		}
+		for int(ev.G) >= len(vc) {
+			vc = append(vc, 0)
+		}
+		vc[ev.G] = t.n
+		h.tr = append(h.tr, htrans{g: ev.G, li: t.n, vc: vc, node: node})
+	}
+	tr := &h.tr[i]
+	from = len(tr.fp)
+	for _, e := range fp {
+		h.add(i, tr, e)
+	}
+	t.vc = append(t.vc[:0], tr.vc...)
+	h.open, h.cur = true, i
+	return i, fresh, from
+}
+
+// add adds e to the footprint of transition i: it happens after every
+// earlier conflicting transition.
+func (h *hb) add(i int32, tr *htrans, e event.Event) {
+	tr.fp = append(tr.fp, e)
+	after := func(j int32) {
+		o := &h.tr[j]
+		if int(o.g) >= len(tr.vc) || tr.vc[o.g] < o.li {
+			tr.vc = join(tr.vc, o.vc)
+		}
+	}
+	if e.Global() {
+		// It conflicts with every earlier transition of the others: the
+		// last one of each goroutine covers its earlier ones.
+		for q := range h.ths {
+			if int32(q) != tr.g {
+				tr.vc = join(tr.vc, h.ths[q].vc)
+			}
+		}
+		if n := len(h.global); n == 0 || h.global[n-1] != i {
+			h.global = append(h.global, i)
+		}
+	} else {
+		// The last global transition of another goroutine covers the
+		// earlier ones.
+		for k := len(h.global) - 1; k >= 0; k-- {
+			if j := h.global[k]; j < i && h.tr[j].g != tr.g {
+				after(j)
+				break
+			}
+		}
+	}
+	if e.Obj != 0 {
+		l := h.byObj[e.Obj]
+		for k := len(l) - 1; k >= 0; k-- {
+			j := l[k]
+			if j >= i {
+				continue
+			}
+			if h.tr[j].g == tr.g {
+				if h.dominates(j, e.Obj) {
+					break // program order covers what came before j
+				}
+				continue
+			}
+			if h.conflicts(j, e) {
+				after(j)
+				if h.dominates(j, e.Obj) {
+					break // what came before j on the object happens before it
+				}
+			}
+		}
+		if n := len(l); n == 0 || l[n-1] != i {
+			h.byObj[e.Obj] = append(l, i)
+		}
+	}
+}
+
+// cut closes the executing transition: the next event starts a new one.
+func (h *hb) cut() { h.open = false }
+
+func join(a, b []uint32) []uint32 {
+	for len(a) < len(b) {
+		a = append(a, 0)
+	}
+	for k, v := range b {
+		if v > a[k] {
+			a[k] = v
+		}
+	}
+	return a
+}
+
+// traceHash hashes the happens-before order of the execution, so that two
+// executions hash alike exactly when they are the same Mazurkiewicz trace
+// (up to hash collisions). Goroutines are named by their creation path
+// (the k-th goroutine started by the k'-th...), objects not at all: each
+// transition is its operations and sites and the clock of its causal past.
+func (h *hb) traceHash() uint64 {
+	names := map[int32]uint64{0: 1}
+	kids := map[int32]uint64{}
+	var name func(g int32) uint64
+	name = func(g int32) uint64 {
+		if n, ok := names[g]; ok {
+			return n
+		}
+		p, ok := h.parent[g]
+		if !ok {
+			names[g] = 2 // the main goroutine
+			return 2
+		}
+		pn := name(p)
+		kids[p]++
+		n := mix64(pn*31 + kids[p])
+		names[g] = n
+		return n
+	}
+	// Children are numbered in the order their parent started them, which
+	// program order fixes.
+	for g := int32(1); int(g) < len(h.ths); g++ {
+		name(g)
+	}
+	sums := make([]uint64, 0, len(h.tr))
+	for _, t := range h.tr {
+		x := mix64(name(t.g)*0x9e3779b97f4a7c15 + uint64(t.li))
+		for _, e := range t.fp {
+			x = mix64(x ^ uint64(e.Op)<<32 ^ uint64(e.Site))
+		}
+		for g, v := range t.vc {
+			if v > 0 {
+				x += mix64(name(int32(g)) ^ uint64(v)<<1)
+			}
+		}
+		sums = append(sums, x)
+	}
+	sort.Slice(sums, func(a, b int) bool { return sums[a] < sums[b] })
+	var r uint64 = 14695981039346656037
+	for _, s := range sums {
+		r = mix64(r ^ s)
+	}
+	return r
+}

@@ -1,0 +1,453 @@
+package rt
+
+import (
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"interleave.dev/rt/internal/sched"
+	"interleave.dev/rt/internal/strategy"
+)
+
+// The textbook programs of the partial-order reduction literature, ported
+// to Go as the instrumenter would rewrite them (rt calls before every
+// shared access), parameterized by their size. Each returns its outcome:
+// the final values, and "violation" where the program checks a property
+// (mutual exclusion) itself. They run under rt/internal/sched directly, so
+// that the table can count Mazurkiewicz traces (strategy.CountTraces).
+//
+//	go test ./rt -run TestSystematicTable -systematic.table -v
+//
+// prints the table of docs/systematic.md.
+
+var systematicTable = flag.Bool("systematic.table", false, "print the executions of dfs, dpor and pcb on the textbook programs (docs/systematic.md)")
+
+type textbook struct {
+	name string
+	body func() string
+}
+
+// join waits for the goroutines through one channel each, so that joining
+// adds no conflict between them (a shared WaitGroup's Done would).
+func spawnAll(n int, f func(i int)) []chan struct{} {
+	done := make([]chan struct{}, n)
+	for i := range done {
+		i := i
+		c := MakeChan[struct{}](1, 0)
+		done[i] = c
+		Go(func() { f(i); Send(c, struct{}{}, 0) }, 0)
+	}
+	return done
+}
+
+func joinAll(done []chan struct{}) {
+	for _, c := range done {
+		Recv(c, 0)
+	}
+}
+
+// lastZero is lastzero(n) of Abdulla et al. 2014 (section 9): thread 0
+// looks for the last zero of an array that threads 1..n fill, each with
+// its left neighbour plus one.
+func lastZero(n int) textbook {
+	return textbook{fmt.Sprintf("lastzero(%d)", n), func() string {
+		arr := make([]int, n+1)
+		var found int
+		done := spawnAll(n+1, func(j int) {
+			if j == 0 {
+				i := n
+				for ; i > 0; i-- {
+					Read(&arr[i], 0)
+					if arr[i] == 0 {
+						break
+					}
+				}
+				found = i
+				return
+			}
+			Read(&arr[j-1], 0)
+			v := arr[j-1]
+			Write(&arr[j], 0)
+			arr[j] = v + 1
+		})
+		joinAll(done)
+		return fmt.Sprint(found, arr)
+	}}
+}
+
+// indexer is the indexer of Flanagan and Godefroid 2005 (section 6): n
+// threads insert m messages each (message k of thread t is 11(k+1)+t)
+// into a hash table of size entries with compare-and-swap and linear
+// probing. Threads conflict only when their hashes collide (from 12
+// threads with m = 4 and size 128). n*m must not exceed size.
+func indexer(n, m, size int) textbook {
+	return textbook{fmt.Sprintf("indexer(%d,%d,%d)", n, m, size), func() string {
+		table := make([]int32, size)
+		done := spawnAll(n, func(tid int) {
+			for k := 0; k < m; k++ {
+				w := int32(11*(k+1) + tid)
+				h := int(w*7) % size
+				for !AtomicCompareAndSwapInt32(&table[h], 0, w, 0) {
+					h = (h + 1) % size
+				}
+			}
+		})
+		joinAll(done)
+		return fmt.Sprint(table)
+	}}
+}
+
+// fileSystem is the file system of Flanagan and Godefroid 2005 (section
+// 6): n threads each take an inode (tid mod inodes) under its lock and, if
+// it has no block yet, look for a free block from (2*inode mod blocks)
+// under the blocks' locks. With 32 inodes and 26 blocks threads conflict
+// from 14 threads on.
+func fileSystem(n, inodes, blocks int) textbook {
+	return textbook{fmt.Sprintf("filesystem(%d,%d,%d)", n, inodes, blocks), func() string {
+		locki := make([]sync.Mutex, inodes)
+		lockb := make([]sync.Mutex, blocks)
+		inode := make([]int, inodes)
+		busy := make([]int, blocks) // a word each: bools would share words, and conflict
+		done := spawnAll(n, func(tid int) {
+			i := tid % inodes
+			Lock(&locki[i], 0)
+			Read(&inode[i], 0)
+			if inode[i] == 0 {
+				b := (i * 2) % blocks
+				for {
+					Lock(&lockb[b], 0)
+					Read(&busy[b], 0)
+					if busy[b] == 0 {
+						Write(&busy[b], 0)
+						busy[b] = 1
+						Write(&inode[i], 0)
+						inode[i] = b + 1
+						Unlock(&lockb[b], 0)
+						break
+					}
+					Unlock(&lockb[b], 0)
+					b = (b + 1) % blocks
+				}
+			}
+			Unlock(&locki[i], 0)
+		})
+		joinAll(done)
+		return fmt.Sprint(inode)
+	}}
+}
+
+// readersWriters: r readers read a value under RLock, w writers increment
+// it under Lock; the outcome is what each reader saw.
+func readersWriters(r, w int) textbook {
+	return textbook{fmt.Sprintf("readers-writers(%d,%d)", r, w), func() string {
+		var mu sync.RWMutex
+		x := 0
+		seen := make([]int, r)
+		done := spawnAll(r+w, func(id int) {
+			if id < r {
+				RLock(&mu, 0)
+				Read(&x, 0)
+				seen[id] = x
+				RUnlock(&mu, 0)
+				return
+			}
+			RWLock(&mu, 0)
+			Read(&x, 0)
+			v := x
+			Write(&x, 0)
+			x = v + 1
+			RWUnlock(&mu, 0)
+		})
+		joinAll(done)
+		return fmt.Sprint(seen, x)
+	}}
+}
+
+// philosophers: n dining philosophers, forks as mutexes, each taking the
+// lower-numbered fork first (no deadlock), eating once: the outcome is the
+// order of the meals.
+func philosophers(n int) textbook {
+	return textbook{fmt.Sprintf("philosophers(%d)", n), func() string {
+		forks := make([]sync.Mutex, n)
+		var order []int
+		var omu sync.Mutex
+		done := spawnAll(n, func(i int) {
+			a, b := i, (i+1)%n
+			if b < a {
+				a, b = b, a
+			}
+			Lock(&forks[a], 0)
+			Lock(&forks[b], 0)
+			Lock(&omu, 0)
+			Write(&order, 0)
+			order = append(order, i)
+			Unlock(&omu, 0)
+			Unlock(&forks[b], 0)
+			Unlock(&forks[a], 0)
+		})
+		joinAll(done)
+		return fmt.Sprint(order)
+	}}
+}
+
+// peterson is Peterson's mutual exclusion for two threads, each entering
+// the critical section once, its busy wait bounded by spins reads (a
+// thread that gives up reports "starved"). With broken, each thread gives
+// the turn before raising its flag: mutual exclusion fails.
+func peterson(spins int, broken bool) textbook {
+	name := fmt.Sprintf("peterson(%d)", spins)
+	if broken {
+		name = fmt.Sprintf("peterson-broken(%d)", spins)
+	}
+	return textbook{name, func() string {
+		var flag [2]int
+		var turn, in int
+		res := make([]string, 2)
+		done := spawnAll(2, func(i int) {
+			o := 1 - i
+			if broken {
+				Write(&turn, 0)
+				turn = o
+				Write(&flag[i], 0)
+				flag[i] = 1
+			} else {
+				Write(&flag[i], 0)
+				flag[i] = 1
+				Write(&turn, 0)
+				turn = o
+			}
+			k := 0
+			for ; k < spins; k++ {
+				Read(&flag[o], 0)
+				if flag[o] != 1 {
+					break
+				}
+				Read(&turn, 0)
+				if turn != o {
+					break
+				}
+			}
+			if k == spins {
+				res[i] = "starved"
+				return
+			}
+			Read(&in, 0)
+			v := in
+			Write(&in, 0)
+			in = v + 1
+			Read(&in, 0)
+			if in != 1 {
+				res[i] = "violation"
+			} else {
+				res[i] = "ok"
+			}
+			Read(&in, 0)
+			v = in
+			Write(&in, 0)
+			in = v - 1
+			Write(&flag[i], 0)
+			flag[i] = 0
+		})
+		joinAll(done)
+		return strings.Join(res, ",")
+	}}
+}
+
+type sysResult struct {
+	executions int
+	blocked    int // dpor's executions cut by sleep sets
+	exhausted  bool
+	outcomes   []string
+	finding    string
+	traces     int
+}
+
+// runSystematic explores p with st, at most limit executions.
+func runSystematic(t testing.TB, st strategy.Strategy, p textbook, limit int) sysResult {
+	t.Helper()
+	got := map[string]bool{}
+	res := sched.Explore(sched.Config{
+		Strategy:   st,
+		Schedules:  limit,
+		Leaks:      true,
+		StuckAfter: 10 * time.Second,
+		Stall:      100 * time.Millisecond,
+	}, func() { got[p.body()] = true })
+	r := sysResult{executions: res.Iterations, exhausted: res.Exhausted}
+	if res.Finding != nil {
+		r.finding = res.Finding.Kind
+	}
+	if res.Diverged != "" {
+		t.Fatalf("%s under %s diverged: %s", p.name, st.Name(), res.Diverged)
+	}
+	for k := range got {
+		r.outcomes = append(r.outcomes, k)
+	}
+	sort.Strings(r.outcomes)
+	if tr, ok := st.(*strategy.Traces); ok {
+		r.traces = tr.Count()
+		st = tr.Strategy
+	}
+	if d, ok := st.(*strategy.DPOR); ok {
+		r.blocked = d.SleepBlocked
+	}
+	if pcb, ok := st.(*strategy.PCB); ok {
+		r.exhausted = pcb.Bounded() // every schedule within the bound
+	}
+	return r
+}
+
+// small are the instances DFS exhausts quickly: dpor must reach exactly
+// its outcomes there.
+func smallTextbooks() []textbook {
+	return []textbook{
+		lastZero(2), lastZero(3), indexer(2, 2, 4), indexer(3, 2, 6),
+		fileSystem(2, 1, 2), fileSystem(3, 2, 2),
+		readersWriters(1, 1), readersWriters(2, 1), philosophers(2), philosophers(3),
+		peterson(1, false), peterson(1, true), peterson(2, true),
+	}
+}
+
+// TestSystematicSoundness: on every small textbook program, dpor reaches
+// exactly the outcomes and the Mazurkiewicz traces of DFS, covers its
+// space, and runs no more executions than DFS; so does pcb with a bound as
+// large as needed. Where
+// DFS cannot finish (its space is every interleaving), dpor must still
+// reach every outcome that DFS's first executions and 20000 random
+// schedules reach.
+func TestSystematicSoundness(t *testing.T) {
+	for _, p := range smallTextbooks() {
+		p := p
+		t.Run(p.name, func(t *testing.T) {
+			dfs := runSystematic(t, strategy.CountTraces(strategy.NewDFS(0)), p, 100000)
+			dp := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, 100000)
+			t.Logf("dpor: %d executions, dfs %d (exhausted %v), outcomes %q", dp.executions, dfs.executions, dfs.exhausted, dp.outcomes)
+			if !dp.exhausted || dp.finding != "" {
+				t.Fatalf("dpor: exhausted %v after %d, finding %q", dp.exhausted, dp.executions, dp.finding)
+			}
+			if dfs.finding != "" {
+				t.Fatalf("dfs: finding %q", dfs.finding)
+			}
+			if !dfs.exhausted {
+				rnd := runSystematic(t, strategy.NewRandom(1), p, 20000)
+				for _, o := range append(dfs.outcomes, rnd.outcomes...) {
+					if !contains(dp.outcomes, o) {
+						t.Errorf("dfs or random reach %q, dpor does not (dpor: %q)", o, dp.outcomes)
+					}
+				}
+				return
+			}
+			if dp.traces != dfs.traces {
+				t.Errorf("dpor ran %d distinct traces, dfs %d", dp.traces, dfs.traces)
+			}
+			pcb := runSystematic(t, strategy.NewPCB(1000, 0), p, 100000)
+			for _, r := range []sysResult{dp, pcb} {
+				if strings.Join(r.outcomes, "|") != strings.Join(dfs.outcomes, "|") {
+					t.Errorf("%q, dfs %q", r.outcomes, dfs.outcomes)
+				}
+				if r.executions > dfs.executions {
+					t.Errorf("%d executions, dfs %d", r.executions, dfs.executions)
+				}
+			}
+			if !pcb.exhausted {
+				t.Errorf("pcb did not cover the space")
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSystematicDeadlock: the philosophers who all take their left fork
+// first deadlock; dpor finds it as dfs does.
+func TestSystematicDeadlock(t *testing.T) {
+	p := textbook{"philosophers-left(3)", func() string {
+		forks := make([]sync.Mutex, 3)
+		done := spawnAll(3, func(i int) {
+			Lock(&forks[i], 0)
+			Lock(&forks[(i+1)%3], 0)
+			Unlock(&forks[(i+1)%3], 0)
+			Unlock(&forks[i], 0)
+		})
+		joinAll(done)
+		return ""
+	}}
+	for _, st := range []strategy.Strategy{strategy.NewDFS(0), strategy.NewDPOR(0), strategy.NewPCB(2, 0)} {
+		if r := runSystematic(t, st, p, 100000); r.finding != sched.KindDeadlock {
+			t.Errorf("%s: finding %q after %d executions, want a deadlock", st.Name(), r.finding, r.executions)
+		}
+	}
+}
+
+// TestSystematicTable prints the executions of dfs, dpor and pcb and the
+// Mazurkiewicz traces (the executions of an optimal reduction) on the
+// textbook programs: the table of docs/systematic.md.
+func TestSystematicTable(t *testing.T) {
+	if !*systematicTable {
+		t.Skip("run with -systematic.table")
+	}
+	const limit = 20000
+	cell := func(r sysResult) string {
+		if !r.exhausted {
+			return fmt.Sprintf(">%d", r.executions)
+		}
+		return fmt.Sprint(r.executions)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| program | dfs | traces under dfs | dpor | traces under dpor | sleep-blocked | pcb K=1 | pcb K=2 | outcomes |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	progs := append(smallTextbooks(),
+		lastZero(4), lastZero(5),
+		indexer(8, 4, 128), indexer(12, 4, 128),
+		fileSystem(8, 32, 26), fileSystem(14, 32, 26),
+		readersWriters(3, 2), philosophers(4), peterson(3, false),
+	)
+	for _, p := range progs {
+		tr := strategy.CountTraces(strategy.NewDFS(0))
+		dfs := runSystematic(t, tr, p, limit)
+		dfs.traces = tr.Count()
+		dp := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, limit)
+		p1 := runSystematic(t, strategy.NewPCB(1, 0), p, limit)
+		p2 := runSystematic(t, strategy.NewPCB(2, 0), p, limit)
+		traces := func(r sysResult) string {
+			if !r.exhausted {
+				return fmt.Sprintf(">=%d", r.traces)
+			}
+			return fmt.Sprint(r.traces)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %s | %s | %d |\n", p.name, cell(dfs), traces(dfs), cell(dp), traces(dp), dp.blocked, cell(p1), cell(p2), len(dp.outcomes))
+	}
+	t.Log("\n" + b.String())
+}
+
+// BenchmarkSystematic: the cost of one exploration of a textbook program
+// per strategy (dpor pays for observing every event, and saves
+// executions).
+func BenchmarkSystematic(b *testing.B) {
+	p := indexer(3, 2, 6)
+	for _, c := range []struct {
+		name string
+		st   func() strategy.Strategy
+	}{
+		{"dfs-1000", func() strategy.Strategy { return strategy.NewDFS(0) }},
+		{"dpor", func() strategy.Strategy { return strategy.NewDPOR(0) }},
+		{"pcb1-1000", func() strategy.Strategy { return strategy.NewPCB(1, 0) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				r := runSystematic(b, c.st(), p, 1000)
+				b.ReportMetric(float64(r.executions), "executions/op")
+			}
+		})
+	}
+}
