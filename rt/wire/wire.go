@@ -25,8 +25,9 @@ const ConfigEnv = "INTERLEAVE_CONFIG"
 // Config configures the exploration of every test in one test binary run.
 // Zero fields take the defaults documented on each field.
 type Config struct {
-	// Strategy names the search strategy: "random" (default), "pct", "dfs"
-	// or "replay".
+	// Strategy names the search strategy: "random" (default), "pct", "dfs",
+	// "active" (active testing: predictions from a few observed runs, then
+	// one directed exploration each) or "replay".
 	Strategy string `json:"strategy,omitempty"`
 	// Schedules is the budget of iterations per test (default 1000).
 	Schedules int `json:"schedules,omitempty"`
@@ -179,6 +180,21 @@ type Result struct {
 	// EventHash is the event hash of the last schedule run (as in a
 	// schedule file), so that two runs of a replay can be compared.
 	EventHash string `json:"event_hash,omitempty"`
+	// Predictions lists the potential bugs that the active strategy's
+	// analyses predicted, and what its directed runs made of each.
+	Predictions []Prediction `json:"predictions,omitempty"`
+}
+
+// Prediction is a potential bug predicted by the active strategy.
+type Prediction struct {
+	Kind        string `json:"kind"`        // race, deadlock or atomicity
+	Description string `json:"description"` // what and where, one line
+	// Status is "confirmed" (a directed run ended with the finding this
+	// result reports), "unconfirmed" (its directed runs found nothing:
+	// never a failure) or "not tried" (the exploration ended first).
+	Status    string `json:"status"`
+	Schedules int    `json:"schedules"`         // directed schedules run
+	Reached   bool   `json:"reached,omitempty"` // its directed runs reached the predicted situation
 }
 
 // AppendResult appends r as one JSON line to the file at path.

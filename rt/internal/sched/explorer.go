@@ -64,6 +64,7 @@ type Result struct {
 type Explorer struct {
 	cfg   Config
 	strat strategy.Strategy
+	obs   strategy.Observer // strat, when it observes executed events
 	race  *race.Detector
 
 	// Buffers handed from one iteration to the next, so that the steady
@@ -100,6 +101,7 @@ func Explore(cfg Config, body func()) *Result {
 		cfg.MaxChoices = 10000000
 	}
 	x := &Explorer{cfg: cfg, strat: cfg.Strategy}
+	x.obs, _ = cfg.Strategy.(strategy.Observer)
 	if cfg.Race {
 		x.race = race.New()
 	}

@@ -106,6 +106,9 @@ func (it *Iteration) record(ev event.Event) {
 		it.traceDropped += traceLimit - n
 	}
 	it.trace = append(it.trace, ev)
+	if it.x.obs != nil {
+		it.x.obs.Executed(ev)
+	}
 	h := it.hash
 	for _, v := range [4]uint32{uint32(ev.G), uint32(ev.Op), uint32(ev.Obj), ev.Site} {
 		h ^= uint64(v)

@@ -115,3 +115,13 @@ func New(c Config) (Strategy, error) {
 	}
 	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs or replay)", c.Name)
 }
+
+// Observer is implemented by strategies that learn from the executed
+// events, not only from the options at choice points (the analyses of
+// active testing, rt/internal/active). The scheduler calls Executed once
+// for every event it records, in execution order, between Begin and End;
+// the event's Obj numbers are those of the iteration. Executed must not
+// block and must bound what it keeps.
+type Observer interface {
+	Executed(ev event.Event)
+}
