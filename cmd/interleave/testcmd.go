@@ -75,7 +75,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		objects    int
 	)
 	fs := newFlagSet("test", testUsage, stderr)
-	fs.StringVar(&strategy, "strategy", "random", "random, pct or dfs")
+	fs.StringVar(&strategy, "strategy", "random", "random, pct, dfs or active")
 	fs.IntVar(&schedules, "schedules", 0, "schedules per test")
 	fs.Int64Var(&seed, "seed", 0, "seed")
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
@@ -98,9 +98,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch strategy {
-	case "random", "pct", "dfs":
+	case "random", "pct", "dfs", "active":
 	default:
-		return usageError(stderr, "interleave test: -strategy %q: want random, pct or dfs", strategy)
+		return usageError(stderr, "interleave test: -strategy %q: want random, pct, dfs or active", strategy)
 	}
 	if timers != "stall" && timers != "eager" && timers != "idle" {
 		return usageError(stderr, "interleave test: -timers %q: want stall, eager or idle", timers)

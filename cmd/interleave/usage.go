@@ -38,7 +38,16 @@ dependency (a semaphore, a worker pool, a mock clock) is explored and
 controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
-	-strategy S       random, pct or dfs (default random)
+	-strategy S       random, pct, dfs or active (default random). active
+	                  is active testing (CalFuzzer): 5 random schedules
+	                  observed by analyses that predict races, deadlocks
+	                  (lock cycles, a lock held across a channel,
+	                  WaitGroup or Cond wait) and atomicity violations,
+	                  then for each prediction up to 100 schedules that
+	                  pause goroutines at its statements until the bug
+	                  can happen; -v and -json list every prediction as
+	                  potential, confirmed or unconfirmed (never a
+	                  failure); see docs/active-testing.md
 	-schedules N      schedules to explore per test (default 1000)
 	-seed N           seed of the randomized strategies (default 1)
 	-budget D         wall-clock budget per test, such as 30s (default

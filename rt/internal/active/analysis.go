@@ -85,6 +85,7 @@ type candidate struct {
 	g             int32
 	obj           int32
 	first, second uint32
+	act           uint32 // the write that acts on what was checked
 }
 
 // analysis is phase 1 over the events of one run, as they execute: the
@@ -218,7 +219,7 @@ func (a *analysis) event(ev event.Event) {
 		a.access(ev, s, true, true)
 		if r, ok := s.loads[ev.Obj]; ok {
 			delete(s.loads, ev.Obj)
-			a.candidate(candidate{what: "atomic load-then-store", g: ev.G, obj: ev.Obj, first: r, second: ev.Site})
+			a.candidate(candidate{what: "atomic load-then-store", g: ev.G, obj: ev.Obj, first: r, second: ev.Site, act: ev.Site})
 		}
 		a.wrote(ev)
 		a.release(ev.G, s, ev.Obj)
@@ -387,7 +388,7 @@ func (a *analysis) checkThenAct(ev event.Event, s *gstate) {
 	for _, l := range s.held {
 		for _, r := range s.prevReads[l.obj] {
 			if r.obj == ev.Obj {
-				a.candidate(candidate{what: "check-then-act", g: ev.G, obj: ev.Obj, first: r.site, second: s.reopened[l.obj]})
+				a.candidate(candidate{what: "check-then-act", g: ev.G, obj: ev.Obj, first: r.site, second: s.reopened[l.obj], act: ev.Site})
 			}
 		}
 	}
@@ -449,6 +450,15 @@ func (a *analysis) finish() {
 		for _, w := range a.writers[c.obj] {
 			if w.obj != c.g {
 				p.addConflict(w.site)
+			}
+		}
+		// Another goroutine that touched the word may run the same block:
+		// its act is then the conflicting write (two callers that both
+		// check before either acts), though no such write was seen.
+		for _, r := range a.mem[c.obj] {
+			if r.g != c.g {
+				p.addConflict(c.act)
+				break
 			}
 		}
 		if len(p.Conflicts) > 0 {
