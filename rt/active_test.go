@@ -295,3 +295,47 @@ func TestActiveUnconfirmedIsNoFailure(t *testing.T) {
 		t.Errorf("%d schedules, want 50", rep.Schedules)
 	}
 }
+
+// TestActiveRaceRunsOn: a confirmed race is resolved at random, and the
+// report says what it does when the run goes on past it: here the reader
+// panics when it comes first, and nothing happens the other way.
+func TestActiveRaceRunsOn(t *testing.T) {
+	prog := func() {
+		var mu sync.Mutex
+		var x int
+		pair(func() {
+			rt.Write(&x, site(0))
+			x = 1
+			rt.Lock(&mu, 0)
+			rt.Unlock(&mu, 0)
+		}, func() {
+			rt.Lock(&mu, 0)
+			rt.Unlock(&mu, 0)
+			rt.Read(&x, site(1))
+			if x == 0 {
+				panic("read before the write")
+			}
+		})
+	}
+	effects := map[string]bool{}
+	for seed := int64(1); seed <= 8; seed++ {
+		rep, err := rt.Explore("RaceRunsOn", rt.Options{Strategy: "active", Seed: seed, Schedules: 100, ScheduleDir: "-"}, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Kind != "data race" || !strings.Contains(rep.Text, rep.RaceEffect) {
+			t.Fatalf("seed %d: %s, effect %q not in the report:\n%s", seed, rep.Kind, rep.RaceEffect, rep.Text)
+		}
+		switch {
+		case strings.Contains(rep.RaceEffect, "panic: read before the write"):
+			effects["panic"] = true
+		case strings.Contains(rep.RaceEffect, "the test passed"):
+			effects["pass"] = true
+		default:
+			t.Fatalf("seed %d: effect %q", seed, rep.RaceEffect)
+		}
+	}
+	if !effects["panic"] || !effects["pass"] {
+		t.Fatalf("effects %v: the race was not resolved both ways over 8 seeds", effects)
+	}
+}

@@ -66,6 +66,9 @@ type Report struct {
 	// status; Confirms names the one the finding confirms ("" if none).
 	Predictions []wire.Prediction
 	Confirms    string
+	// RaceEffect says what a confirmed race does when the run goes on
+	// past it (active strategy only).
+	RaceEffect string
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -138,7 +141,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	epochMu.Lock() // explorations run one at a time (sched.Explore); Epoch is theirs
 	defer epochMu.Unlock()
 	Epoch = time.Now()
-	res := sched.Explore(sched.Config{
+	scfg := sched.Config{
 		Strategy:   st,
 		Schedules:  opts.Schedules,
 		Budget:     opts.Budget,
@@ -155,7 +158,8 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		MaxChoices:     opts.MaxChoices,
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
-	}, randomized(opts, body))
+	}
+	res := sched.Explore(scfg, randomized(opts, body))
 	rep := &Report{
 		Test:      name,
 		Strategy:  st.Name(),
@@ -173,6 +177,10 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	if act != nil {
 		activeReport(rep, act, res.Finding)
+		if f := res.Finding; f != nil && f.Kind == sched.KindRace && rep.Confirms != "" && strings.HasPrefix(rep.Confirms, "This schedule confirms") {
+			rep.RaceEffect = runOn(scfg, opts, res, body)
+			rep.Confirms += "\n" + rep.RaceEffect
+		}
 	}
 	var err error
 	if f := res.Finding; f != nil {
@@ -249,6 +257,24 @@ func activeReport(rep *Report, act *active.Strategy, f *sched.Finding) {
 			Schedules: p.Schedules, Reached: p.Reached,
 		})
 	}
+}
+
+// runOn runs the schedule of a race that the active strategy confirmed
+// once more, with race detection off, up to the race and then on at
+// random, and says how that run ended: what the race does (RaceFuzzer
+// resolves a real race and runs on, section 2 of the paper). It changes
+// nothing of the finding or its schedule file.
+func runOn(scfg sched.Config, opts Options, res *sched.Result, body func()) string {
+	scfg.Strategy = active.NewRunOn(res.Choices, opts.Seed)
+	scfg.Schedules, scfg.Race, scfg.Budget, scfg.ExpectHash = 1, false, 0, 0
+	scfg.FirstIteration = res.Iterations
+	opts.Replay = &wire.Schedule{Strategy: "active", Iteration: res.Iterations}
+	r := sched.Explore(scfg, randomized(opts, body))
+	const head = "Run on past the race (race detection off, the same choices up to the race, then random): "
+	if f := r.Finding; f != nil {
+		return head + f.Kind + ": " + f.Message
+	}
+	return head + "the test passed; the race changed nothing it checks on that run."
 }
 
 // siteString renders a site as file:line, relative to the working

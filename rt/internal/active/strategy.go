@@ -513,3 +513,44 @@ func (p *Prediction) Confirms(e Evidence, reached bool) bool {
 	}
 	return false
 }
+
+// RunOn follows the choices of a schedule and then chooses at random: a
+// race's schedule run on past the race, to see what the race does.
+type RunOn struct {
+	choices []int
+	i       int
+	ran     bool
+	rng     *strategy.Rand
+}
+
+// NewRunOn returns a RunOn strategy of one iteration.
+func NewRunOn(choices []int, seed int64) *RunOn {
+	return &RunOn{choices: choices, rng: strategy.NewRand(seed, 0xb)}
+}
+
+// Name implements strategy.Strategy.
+func (r *RunOn) Name() string { return "active" }
+
+// Begin implements strategy.Strategy: one iteration.
+func (r *RunOn) Begin() bool {
+	if r.ran {
+		return false
+	}
+	r.ran = true
+	return true
+}
+
+// Choose implements strategy.Strategy.
+func (r *RunOn) Choose(p *strategy.Point) int {
+	if r.i < len(r.choices) {
+		c := r.choices[r.i]
+		r.i++
+		if j := p.Find(c); j >= 0 {
+			return j
+		}
+	}
+	return r.rng.Intn(len(p.Options))
+}
+
+// End implements strategy.Strategy.
+func (r *RunOn) End(strategy.Outcome) {}
