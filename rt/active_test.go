@@ -123,7 +123,12 @@ func narrowABBA(fixed bool) func() {
 // critical section and writes it in the next; the slow one increments it
 // after its prefix. The update is lost only if the slow one's increment
 // falls between the two sections. Fixed: one critical section.
-func narrowCheckThenAct(fixed bool) func() {
+func narrowCheckThenAct(fixed bool) func() { return checkThenActBreakpoints(fixed, false) }
+
+// checkThenActBreakpoints is narrowCheckThenAct, with concurrency
+// breakpoints if bp: the fast goroutine stands after its check until the
+// slow one is about to increment.
+func checkThenActBreakpoints(fixed, bp bool) func() {
 	return func() {
 		var mu sync.Mutex
 		var c int
@@ -133,12 +138,18 @@ func narrowCheckThenAct(fixed bool) func() {
 			v := c
 			if !fixed {
 				rt.Unlock(&mu, 0)
+				if bp {
+					rt.Breakpoint("checked", "increment", 0)
+				}
 				rt.Lock(&mu, site(7))
 			}
 			rt.Write(&c, site(8))
 			c = v + 1
 			rt.Unlock(&mu, 0)
 		}, func() {
+			if bp {
+				rt.Breakpoint("increment", "checked", 0)
+			}
 			rt.Lock(&mu, 0)
 			rt.Read(&c, 0)
 			v := c
@@ -338,4 +349,28 @@ func TestActiveRaceRunsOn(t *testing.T) {
 	if !effects["panic"] || !effects["pass"] {
 		t.Fatalf("effects %v: the race was not resolved both ways over 8 seeds", effects)
 	}
+}
+
+// TestBreakpointOpensTheWindow: the narrow check-then-act with a
+// concurrency breakpoint after the check ("stand here until the other
+// goroutine is about to act") and one before the other goroutine's
+// increment: random schedules, which never find the lost update without
+// them (TestActiveConfirms), find it at once.
+func TestBreakpointOpensTheWindow(t *testing.T) {
+	prog := checkThenActBreakpoints(false, true)
+	for seed := int64(1); seed <= 3; seed++ {
+		rep, err := rt.Explore("Breakpoint", rt.Options{Seed: seed, Schedules: 20, ScheduleDir: "-"}, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Kind != "panic" {
+			t.Fatalf("seed %d: %q after %d schedules, want the lost update", seed, rep.Kind, rep.Schedules)
+		}
+		again, err := rt.Explore("Breakpoint", rt.Options{Strategy: "replay", Replay: rep.Schedule, ScheduleDir: "-"}, prog)
+		if err != nil || again.Kind != "panic" || again.Diverged != "" {
+			t.Fatalf("seed %d: replay: %v %q %q", seed, err, again.Kind, again.Diverged)
+		}
+	}
+	// Outside an exploration a breakpoint does nothing.
+	rt.Breakpoint("checked", "increment", 0)
 }
