@@ -169,3 +169,41 @@ func TestJSON(t *testing.T) {
 		t.Errorf("JSON rows or runs differ: %+v / %+v", back.Rows[3], back.Runs[0])
 	}
 }
+
+// TestMarkdownActive: the section on the active strategy puts its
+// predictions and confirmations next to random's schedules to detection.
+func TestMarkdownActive(t *testing.T) {
+	ks, runs := synthetic()
+	f, p := wire.OutcomeFinding, wire.OutcomePass
+	for seed, n := range []int{6, 8} {
+		r := Run{Kernel: "abba", Variant: Buggy, Strategy: "active", Seed: int64(seed + 1), Outcome: f, Kind: "deadlock", Schedules: n, Predictions: 2 + seed, Confirmed: 1}
+		Classify(ks[0], &r)
+		runs = append(runs, r)
+	}
+	r := Run{Kernel: "abba", Variant: Fixed, Strategy: "active", Seed: 1, Outcome: p, Schedules: 25, Predictions: 1}
+	Classify(ks[0], &r)
+	runs = append(runs, r)
+	cfg := DefaultConfig()
+	cfg.Strategies = []string{"random", "active"}
+	rep := NewReport(cfg, false, ks, runs)
+	var b bytes.Buffer
+	if err := rep.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, s := range []string{
+		"## Active testing",
+		"| abba | buggy | 2.5 (2-3) | 2/2 | 7 (6-8) (2/2) | 4 (1-10) (3/4) | not run |",
+		"| abba | fixed | 1 | 0/1 | false 0/1 | false 1/2 | not run |",
+	} {
+		if !strings.Contains(md, s) {
+			t.Errorf("Markdown lacks %q\n%s", s, md)
+		}
+	}
+	cfg.Strategies = []string{"random"}
+	b.Reset()
+	ks, runs = synthetic()
+	if err := NewReport(cfg, false, ks, runs).WriteMarkdown(&b); err != nil || strings.Contains(b.String(), "## Active testing") {
+		t.Errorf("an Active testing section without the active strategy (%v)", err)
+	}
+}
