@@ -467,11 +467,19 @@ func (a *analysis) finish() {
 	}
 }
 
+// Bounds of the cycle search: goroutines in a cycle, and steps of the
+// search per run (a run with many nested locks is searched in part).
+const (
+	maxCycle      = 6
+	maxCycleSteps = 1 << 16
+)
+
 // lockCycles is iGoodlock (reference 3 of the paper) on the run's lock
 // dependencies (goroutine, locks held, lock acquired): chains of
 // dependencies of distinct goroutines, each acquiring a lock the next
-// holds, with disjoint held sets, closing into a cycle. Cycles of two and
-// three goroutines are searched.
+// holds, with pairwise disjoint held sets (a common gate lock prevents the
+// deadlock), closing into a cycle of at most maxCycle goroutines (the
+// five philosophers' is one of five).
 func (a *analysis) lockCycles() {
 	holds := func(d lockDep, obj int32) (lockRef, bool) {
 		for _, h := range d.held {
@@ -491,45 +499,50 @@ func (a *analysis) lockCycles() {
 		}
 		return true
 	}
-	// comp is d's component: it holds the lock the previous one wants.
-	emit := func(chain []lockDep) {
+	emit := func(chain []int) {
 		cyc := make([]Component, len(chain))
-		for i, d := range chain {
-			prev := chain[(i+len(chain)-1)%len(chain)]
+		for i, k := range chain {
+			d := a.deps[k]
+			prev := a.deps[chain[(i+len(chain)-1)%len(chain)]]
 			h, _ := holds(d, prev.obj)
 			cyc[i] = Component{Held: h.site, Op: event.OpLock, At: d.site}
 		}
 		a.out.add(&Prediction{Kind: Deadlock, What: "lock-order cycle", Cycle: canonical(cyc)})
 	}
-	n := len(a.deps)
-	for i := 0; i < n; i++ {
-		d1 := a.deps[i]
-		for j := i + 1; j < n; j++ {
-			d2 := a.deps[j]
-			if d2.g == d1.g || !disjoint(d1.held, d2.held) {
-				continue
-			}
-			_, ok12 := holds(d2, d1.obj)
-			if !ok12 {
-				continue
-			}
-			if _, ok := holds(d1, d2.obj); ok {
-				emit([]lockDep{d1, d2})
-				continue
-			}
-			for k := 0; k < n && n <= 256; k++ {
-				d3 := a.deps[k]
-				if d3.g == d1.g || d3.g == d2.g || !disjoint(d3.held, d1.held) || !disjoint(d3.held, d2.held) {
-					continue
-				}
-				if _, ok := holds(d3, d2.obj); !ok {
-					continue
-				}
-				if _, ok := holds(d1, d3.obj); ok {
-					emit([]lockDep{d1, d2, d3})
-				}
+	steps := 0
+	var extend func(chain []int)
+	extend = func(chain []int) {
+		first, last := a.deps[chain[0]], a.deps[chain[len(chain)-1]]
+		if len(chain) > 1 {
+			if _, ok := holds(first, last.obj); ok {
+				emit(chain)
+				return
 			}
 		}
+		if len(chain) == maxCycle {
+			return
+		}
+	next:
+		// The chain starts at its smallest index: each cycle is found
+		// from one place only.
+		for k := chain[0] + 1; k < len(a.deps); k++ {
+			if steps++; steps > maxCycleSteps {
+				return
+			}
+			d := a.deps[k]
+			if _, ok := holds(d, last.obj); !ok {
+				continue
+			}
+			for _, c := range chain {
+				if a.deps[c].g == d.g || !disjoint(a.deps[c].held, d.held) {
+					continue next
+				}
+			}
+			extend(append(chain, k))
+		}
+	}
+	for i := range a.deps {
+		extend([]int{i})
 	}
 }
 

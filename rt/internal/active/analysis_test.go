@@ -209,3 +209,37 @@ func TestCheckThenAct(t *testing.T) {
 		t.Fatalf("compare-and-swap: predictions %+v, want none", ps)
 	}
 }
+
+// TestPhilosophers: five goroutines, each taking fork i then fork i+1,
+// one after the other on the observed run: a cycle of five.
+func TestPhilosophers(t *testing.T) {
+	run := []event.Event{ev(1, event.OpStart, 0, 0)}
+	for i := 0; i < 5; i++ {
+		run = append(run, ev(1, event.OpSpawn, 0, 1))
+	}
+	for i := int32(0); i < 5; i++ {
+		g, left, right := i+2, 40+i, 40+(i+1)%5
+		run = append(run, ev(g, event.OpStart, 0, 0), ev(g, event.OpLock, left, 700), ev(g, event.OpLock, right, 701),
+			ev(g, event.OpUnlock, right, 0), ev(g, event.OpUnlock, left, 0), ev(g, event.OpExit, 0, 0))
+	}
+	ps := analyse(run...)
+	if len(ps) != 1 || ps[0].Kind != Deadlock || len(ps[0].Cycle) != 5 {
+		t.Fatalf("predictions %+v, want one cycle of five", ps)
+	}
+	// The last philosopher takes the forks the other way round: no cycle.
+	for i := range run {
+		if run[i].G == 6 && run[i].Op == event.OpLock {
+			if run[i].Site == 700 {
+				run[i].Obj = 40
+			} else {
+				run[i].Obj = 44
+			}
+		}
+		if run[i].G == 6 && run[i].Op == event.OpUnlock {
+			run[i].Obj = 84 - run[i].Obj
+		}
+	}
+	if ps := analyse(run...); len(ps) != 0 {
+		t.Fatalf("ordered forks: predictions %+v, want none", ps)
+	}
+}

@@ -126,6 +126,13 @@ func (p *Prediction) Describe(site Site) string {
 		return fmt.Sprintf("%s: %s at %s and %s at %s may access one word unordered", p.What, access(p.WriteA), site(p.A), access(p.WriteB), site(p.B))
 	case Deadlock:
 		s := p.What + ":"
+		same := len(p.Cycle) > 2
+		for _, c := range p.Cycle {
+			same = same && c == p.Cycle[0]
+		}
+		if c := p.Cycle[0]; same {
+			return fmt.Sprintf("%s %d goroutines, each holding the lock taken at %s, %s at %s", s, len(p.Cycle), site(c.Held), c.Op, site(c.At))
+		}
 		for i, c := range p.Cycle {
 			if i > 0 {
 				s += ";"
