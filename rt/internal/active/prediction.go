@@ -126,7 +126,7 @@ func (p *Prediction) Describe(site Site) string {
 		return fmt.Sprintf("%s: %s at %s and %s at %s may access one word unordered", p.What, access(p.WriteA), site(p.A), access(p.WriteB), site(p.B))
 	case Deadlock:
 		s := p.What + ":"
-		same := len(p.Cycle) > 2
+		same := len(p.Cycle) > 1
 		for _, c := range p.Cycle {
 			same = same && c == p.Cycle[0]
 		}
