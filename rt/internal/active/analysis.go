@@ -157,7 +157,13 @@ func join(dst *[]uint32, src []uint32) {
 
 // release makes what g did so far happen before the next acquire of obj.
 func (a *analysis) release(id int32, s *gstate, obj int32) {
-	v := a.objVC[obj]
+	v, ok := a.objVC[obj]
+	if !ok && len(a.objVC) >= maxWords {
+		// Too many synchronization objects: the edge is lost, which only
+		// predicts more.
+		s.tick(id)
+		return
+	}
 	join(&v, s.vc)
 	a.objVC[obj] = v
 	s.tick(id)
@@ -346,6 +352,14 @@ func (a *analysis) lock(ev event.Event, s *gstate, read, try bool) {
 	if r, ok := s.csReads[ev.Obj]; ok {
 		s.prevReads[ev.Obj] = r
 	}
+	if len(s.prevReads) > maxHeld || len(s.reopened) > maxHeld {
+		// The sections of locks taken long ago are forgotten.
+		clear(s.prevReads)
+		clear(s.reopened)
+	}
+	if len(s.csReads) >= maxHeld {
+		return
+	}
 	s.csReads[ev.Obj] = s.csReads[ev.Obj][:0:0]
 	s.reopened[ev.Obj] = ev.Site
 }
@@ -386,9 +400,13 @@ func (a *analysis) unlock(ev event.Event, s *gstate) {
 // reference 1 of the paper).
 func (a *analysis) checkThenAct(ev event.Event, s *gstate) {
 	for _, l := range s.held {
+		second, ok := s.reopened[l.obj]
+		if !ok {
+			continue
+		}
 		for _, r := range s.prevReads[l.obj] {
 			if r.obj == ev.Obj {
-				a.candidate(candidate{what: "check-then-act", g: ev.G, obj: ev.Obj, first: r.site, second: s.reopened[l.obj], act: ev.Site})
+				a.candidate(candidate{what: "check-then-act", g: ev.G, obj: ev.Obj, first: r.site, second: second, act: ev.Site})
 			}
 		}
 	}
@@ -421,7 +439,7 @@ func (a *analysis) blocking(ev event.Event, s *gstate) {
 	switch ev.Op {
 	case event.OpSend, event.OpRecv, event.OpClose, event.OpWGAdd, event.OpCondSignal, event.OpCondBroadcast:
 		ps := a.partner[ev.Obj]
-		if len(ps) < maxPartners && len(s.taken) > 0 {
+		if len(ps) < maxPartners && len(s.taken) > 0 && (ps != nil || len(a.partner) < maxWords) {
 			a.partner[ev.Obj] = append(ps, partner{g: ev.G, op: ev.Op, taken: append([]lockRef(nil), s.taken...)})
 		}
 	}
