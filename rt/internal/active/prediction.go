@@ -51,7 +51,9 @@ func (k Kind) String() string {
 	return "?"
 }
 
-// Status is where a prediction stands after phase 2.
+// Status is where a prediction stands after phase 2: the paper's
+// checkers confirm real bugs among the warnings (section 1); the others
+// stay warnings.
 type Status uint8
 
 // The statuses of a prediction.
@@ -89,7 +91,9 @@ type Component struct {
 	At   uint32
 }
 
-// Prediction is one potential bug found in phase 1.
+// Prediction is one potential bug found in phase 1: what the paper's
+// imprecise analyses report (section 1) and what phase 2 takes as its
+// breakpoints (section 2, Algorithm 1's input).
 type Prediction struct {
 	Kind Kind
 	// What says which analysis predicted it: "hybrid race",

@@ -5,7 +5,8 @@ import (
 	"interleave.dev/rt/internal/strategy"
 )
 
-// Config configures the active strategy.
+// Config configures the active strategy: how many runs phase 1 observes
+// and how the budget is shared among the predictions (section 2).
 type Config struct {
 	Seed int64
 	// Observe is the number of random runs of phase 1 (default 5).
@@ -475,7 +476,8 @@ func (s *Strategy) interleave(pred *Prediction, p *strategy.Point) (int, bool) {
 }
 
 // Evidence is what a finding shows, for Confirms: its kind and the sites
-// it names (a race's two accesses, where a deadlock's goroutines wait).
+// it names (a race's two accesses, where a deadlock's goroutines wait):
+// the "real data race between t and t'" of Algorithm 2 (section 2).
 type Evidence struct {
 	Kind  string // the finding's kind, as sched names it
 	Sites []uint32
@@ -515,7 +517,9 @@ func (p *Prediction) Confirms(e Evidence, reached bool) bool {
 }
 
 // RunOn follows the choices of a schedule and then chooses at random: a
-// race's schedule run on past the race, to see what the race does.
+// race's schedule run on past the race, to see what the race does (the
+// paper resolves a real race and lets the program go on, section 2,
+// Algorithm 2).
 type RunOn struct {
 	choices []int
 	i       int
