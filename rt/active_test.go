@@ -32,6 +32,11 @@ var activeSites = rt.RegisterFile("active_kernels.go",
 	15, 1, // 14: prefix
 	16, 1, // 15: go fast
 	17, 1, // 16: go slow
+	18, 1, // 17: atomic load
+	19, 1, // 18: atomic store
+	20, 1, // 19: Lock mu (waiter)
+	21, 1, // 20: WaitGroup.Wait
+	22, 1, // 21: Lock mu (worker)
 )
 
 func site(i int) rt.Site { return activeSites + rt.Site(i) }
@@ -190,6 +195,53 @@ func lockAndChannel(fixed bool) func() {
 	}
 }
 
+// loadThenStore: the fast goroutine loads the counter atomically and then
+// stores the increment; the slow one adds to it after its prefix. Fixed:
+// the fast one adds too.
+func loadThenStore(fixed bool) func() {
+	return func() {
+		var c int64
+		pair(func() {
+			if fixed {
+				rt.AtomicAddInt64(&c, 1, site(18))
+				return
+			}
+			v := rt.AtomicLoadInt64(&c, site(17))
+			rt.AtomicStoreInt64(&c, v+1, site(18))
+		}, func() {
+			rt.AtomicAddInt64(&c, 1, 0)
+		})
+		if rt.AtomicLoadInt64(&c, 0) != 2 {
+			panic("lost update")
+		}
+	}
+}
+
+// lockAndWaitGroup: the slow goroutine, after its prefix, waits for the
+// worker while holding mu; the worker (the fast one) takes mu before it is
+// done. Fixed: the waiter unlocks first.
+func lockAndWaitGroup(fixed bool) func() {
+	return func() {
+		var mu sync.Mutex
+		var done sync.WaitGroup
+		rt.WGAdd(&done, 1, 0)
+		pair(func() {
+			rt.Lock(&mu, site(21))
+			rt.Unlock(&mu, 0)
+			rt.WGDone(&done, 0)
+		}, func() {
+			rt.Lock(&mu, site(19))
+			if fixed {
+				rt.Unlock(&mu, 0)
+			}
+			rt.WGWait(&done, site(20))
+			if !fixed {
+				rt.Unlock(&mu, 0)
+			}
+		})
+	}
+}
+
 type activeCase struct {
 	name      string
 	prog      func(bool) func()
@@ -202,6 +254,8 @@ var activeCases = []activeCase{
 	{"NarrowABBA", narrowABBA, "deadlock", "lock-order cycle"},
 	{"NarrowCheckThenAct", narrowCheckThenAct, "panic", "check-then-act"},
 	{"LockAndChannel", lockAndChannel, "deadlock", "lock and channel"},
+	{"LoadThenStore", loadThenStore, "panic", "atomic load-then-store"},
+	{"LockAndWaitGroup", lockAndWaitGroup, "deadlock", "lock and WaitGroup"},
 }
 
 // TestActiveConfirms: on each narrow-window program the active strategy
