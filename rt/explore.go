@@ -266,7 +266,7 @@ func activeReport(rep *Report, act *active.Strategy, f *sched.Finding) {
 // nothing of the finding or its schedule file.
 func runOn(scfg sched.Config, opts Options, res *sched.Result, body func()) string {
 	scfg.Strategy = active.NewRunOn(res.Choices, opts.Seed)
-	scfg.Schedules, scfg.Race, scfg.Budget, scfg.ExpectHash = 1, false, 0, 0
+	scfg.Schedules, scfg.Race, scfg.ExpectHash = 1, false, 0 // the budget, step and stuck bounds stay
 	scfg.FirstIteration = res.Iterations
 	opts.Replay = &wire.Schedule{Strategy: "active", Iteration: res.Iterations}
 	r := sched.Explore(scfg, randomized(opts, body))
