@@ -43,6 +43,14 @@ type Options struct {
 	MaxGoroutines int
 	MaxChoices    int
 	MaxObjects    int
+	// Input is the input of a fuzz body call, in the corpus file format
+	// of go test (one value per line, such as int(5)), recorded in the
+	// schedule file.
+	Input []string
+	// View is where the HTML page of a finding is written (default: next
+	// to its schedule file, with the extension .html; none when no
+	// schedule file is written).
+	View string
 }
 
 // Report is the outcome of an exploration.
@@ -59,6 +67,7 @@ type Report struct {
 	Text      string // the full report, as printed under a failing test
 	Schedule  *wire.Schedule
 	Path      string // where Schedule was written
+	View      string // where the HTML page of the finding was written
 	Logs      []string
 	Elapsed   time.Duration
 	EventHash string // event hash of the last schedule run, in hexadecimal
@@ -205,6 +214,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Steps:         res.Steps,
 			EventHash:     rep.EventHash,
 			Choices:       append([]int{}, res.Choices...),
+			Input:         opts.Input,
 		}
 		if opts.Strategy == "replay" {
 			rep.Schedule.Iteration = opts.Replay.Iteration
@@ -214,10 +224,19 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			if err != nil {
 				return rep, err
 			}
+			rep.View = strings.TrimSuffix(rep.Path, ".json") + ".html"
+		}
+		if opts.View != "" {
+			rep.View = opts.View
 		}
 		rep.Text = render(rep, f)
 		if rep.Confirms != "" {
 			rep.Text = strings.Replace(rep.Text, "\n", "\n"+rep.Confirms+"\n", 1)
+		}
+		if rep.View != "" {
+			if err := writeView(rep.View, rep, f); err != nil {
+				return rep, err
+			}
 		}
 	}
 	return rep, nil
@@ -306,7 +325,7 @@ func writeSchedule(dir string, s *wire.Schedule) (string, error) {
 }
 
 func render(rep *Report, f *sched.Finding) string {
-	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path}
+	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path, View: rep.View}
 	return report.Render(h, f, siteString)
 }
 

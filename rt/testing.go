@@ -31,6 +31,13 @@ import (
 // binary re-executed by one of its tests), body runs as the original test.
 func Test(t *testing.T, body func(t *testing.T)) {
 	t.Helper()
+	exploreTest(t, body, nil)
+}
+
+// exploreTest is Test for a body called with input (nil unless it is a
+// fuzz body's call, see FFuzz).
+func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
+	t.Helper()
 	if cur() != nil {
 		body(t) // already inside an exploration
 		return
@@ -63,6 +70,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		MaxGoroutines: cfg.MaxGoroutines,
 		MaxObjects:    cfg.MaxObjects,
 		MaxChoices:    cfg.MaxChoices,
+		Input:         input,
 	}
 	if cfg.Strategy == "replay" {
 		s, err := wire.ReadSchedule(cfg.Replay)
@@ -74,6 +82,7 @@ func Test(t *testing.T, body func(t *testing.T)) {
 		}
 		opts.Replay = s
 		opts.ScheduleDir = "-"
+		opts.View = cfg.View
 		opts.Schedules = 1
 	}
 	before := explored

@@ -39,6 +39,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runTest(ctx, args[1:], stdout, stderr)
 	case "replay":
 		return runReplay(ctx, args[1:], stdout, stderr)
+	case "view":
+		return runView(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return bench.Main(ctx, args[1:], stdout, stderr, &bench.DriverBuilder{Instrument: instrumentFile, GoFlags: []string{"-p=1"}})
 	case "help", "-h", "-help", "--help":

@@ -11,22 +11,37 @@ import (
 
 // runReplay implements "interleave replay".
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	opts, file, code := parseReplay("replay", replayUsage, args, stdout, stderr, nil)
+	if file == "" {
+		return code
+	}
+	out, err := driver.Replay(ctx, file, opts)
+	return finish(out, err, stderr)
+}
+
+// parseReplay parses the arguments of a command that replays one schedule
+// file (replay, view); define adds the command's own flags. It returns the
+// driver options, the file and the directory of -C, or an empty file and
+// the exit status.
+func parseReplay(name, usage string, args []string, stdout, stderr io.Writer, define func(*flag.FlagSet)) (opts driver.Options, file string, code int) {
 	var common commonFlags
-	fs := newFlagSet("replay", replayUsage, stderr)
+	fs := newFlagSet(name, usage, stderr)
 	common.define(fs)
+	if define != nil {
+		define(fs)
+	}
 	files, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return opts, "", 0
 		}
-		return 2
+		return opts, "", 2
 	}
 	if len(files) != 1 {
-		return usageError(stderr, "interleave replay: want exactly one schedule file")
+		return opts, "", usageError(stderr, "interleave %s: want exactly one schedule file", name)
 	}
-	opts := common.options(stdout, stderr)
+	opts = common.options(stdout, stderr)
 	opts.TestArgs = testArgs
 	opts.Config.ScheduleDir = common.scheduleDir
-	out, err := driver.Replay(ctx, files[0], opts)
-	return finish(out, err, stderr)
+	return opts, files[0], 0
 }

@@ -14,6 +14,7 @@ Usage:
 
 	interleave test [flags] [packages]    explore the tests of packages
 	interleave replay [flags] FILE        run a recorded schedule again
+	interleave view [flags] FILE          write the HTML page of a schedule's finding
 	interleave bench [flags] [kernels]    measure the strategies on the bug kernels
 	interleave help [command]             show help for a command
 	interleave version                    show the version
@@ -27,7 +28,9 @@ const testUsage = `usage: interleave test [flags] [packages] [-args test binary 
 Test runs every selected test many times, each time under a different,
 controlled interleaving of its goroutines, and reports the first bug found
 (deadlock, leaked goroutine, data race, panic, failed assertion, livelock)
-with a schedule file that "interleave replay" runs again.
+with a schedule file that "interleave replay" runs again. A fuzz test
+(FuzzXxx) is explored once per input of its seed corpus (f.Add and
+testdata/fuzz), and its schedule files record the input.
 
 The source is instrumented into a cache directory ($INTERLEAVE_CACHE, else
 the user cache directory) and handed to go test with -overlay and -modfile:
@@ -121,6 +124,27 @@ Flags:
 	-dep-warnings     as for interleave test
 `
 
+const viewUsage = `usage: interleave view [flags] FILE
+
+View replays the schedule file FILE, as interleave replay does, and writes
+the finding it reproduces as a self-contained HTML page (no network, open
+it in any browser): one lane per goroutine with its events in order and
+their source lines, the two accesses of a data race joined by a line,
+"waits for" arrows between the goroutines of a deadlock, the points where
+the schedule preempted a goroutine that could have gone on, and the source
+around each event. Every finding of interleave test writes its page next
+to its schedule file already ("view:" in the report); this command makes
+one for an older file, or after the source moved.
+
+It prints the page's path and exits 0, or exits 1 when the replay
+reproduces no finding.
+
+Flags:
+	-out PAGE         where to write the page (default: FILE with the
+	                  extension .html)
+	-v, -timeout, -tags, -C, -instrument, ... as for interleave replay
+`
+
 // runHelp prints the help of a command.
 func runHelp(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -132,6 +156,8 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, testUsage)
 	case "replay":
 		fmt.Fprint(stdout, replayUsage)
+	case "view":
+		fmt.Fprint(stdout, viewUsage)
 	case "bench":
 		bench.Main(context.Background(), []string{"-h"}, stdout, stdout, nil)
 	default:

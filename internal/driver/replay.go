@@ -44,6 +44,7 @@ func Replay(ctx context.Context, path string, opts Options) (*Outcome, error) {
 		MaxObjects:    s.MaxObjects,
 		Package:       s.Package,
 		ScheduleDir:   opts.Config.ScheduleDir,
+		View:          opts.Config.View,
 	}
 	return Test(ctx, opts)
 }

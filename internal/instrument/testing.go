@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -46,6 +47,9 @@ func testingType(t types.Type) string {
 // like, for receivers of type *testing.T, *testing.B, testing.TB or a
 // struct embedding one of them.
 func (r *rewriter) mapTestingMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection, m *types.Func) *callRW {
+	if m.Name() == "Fuzz" {
+		return r.mapFuzz(call, f, sel)
+	}
 	ent, ok := testingMethods[m.Name()]
 	if !ok {
 		return nil
@@ -59,6 +63,75 @@ func (r *rewriter) mapTestingMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel
 		return nil
 	}
 	return &callRW{call: call, fn: r.rt(ent.rt), recv: recv, recvExpr: f.X, keep: true}
+}
+
+// mapFuzz makes every call of a fuzz body, f.Fuzz(ff) with f a
+// *testing.F, an exploration: a function literal's body is wrapped,
+//
+//	f.Fuzz(func(t *testing.T, n int) { rt.FuzzBody(t, func(t *testing.T) { body }, &n) })
+//
+// (its lines kept, and its frames the ones testing attributes logs to);
+// any other ff is passed to rt.FFuzz(f, ff), which wraps it by reflection.
+func (r *rewriter) mapFuzz(call *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection) *callRW {
+	isF := func(t types.Type) bool {
+		named, ok := types.Unalias(derefType(t)).(*types.Named)
+		return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "testing" && named.Obj().Name() == "F"
+	}
+	recv, _, err := r.receiver(f, sel, isF)
+	if err != nil || len(call.Args) != 1 {
+		return nil
+	}
+	if lit, ok := call.Args[0].(*ast.FuncLit); ok && r.wrapFuzzBody(lit) {
+		return nil
+	}
+	return &callRW{call: call, fn: r.rt("FFuzz"), recv: recv, recvExpr: f.X, keep: true}
+}
+
+// wrapFuzzBody wraps the body of a fuzz function literal in rt.FuzzBody,
+// naming its unnamed or blank parameters, and reports whether it did.
+func (r *rewriter) wrapFuzzBody(lit *ast.FuncLit) bool {
+	ps := lit.Type.Params.List
+	if len(ps) == 0 || lit.Type.Results != nil && len(lit.Type.Results.List) > 0 {
+		return false
+	}
+	if pt := r.typeOf(ps[0].Type); pt == nil || testingType(pt) != "T" {
+		return false
+	}
+	typ, err := r.typeExpr(r.typeOf(ps[0].Type), lit.Body.Lbrace)
+	if err != nil {
+		return false
+	}
+	var names []string // parameter names, the *testing.T first
+	k := 0
+	for _, p := range ps {
+		if len(p.Names) == 0 {
+			name := fmt.Sprintf("__rtIn%d", k)
+			r.edits.insert(r.off(p.Type.Pos()), name+" ")
+			names = append(names, name)
+			k++
+			continue
+		}
+		for _, n := range p.Names {
+			name := n.Name
+			if name == "_" {
+				name = fmt.Sprintf("__rtIn%d", k)
+				r.edits.add(r.off(n.Pos()), r.off(n.End()), text(name))
+			}
+			names = append(names, name)
+			k++
+		}
+	}
+	inner := names[0]
+	if strings.HasPrefix(inner, "__rtIn") {
+		inner = "_"
+	}
+	ptrs := ""
+	for _, n := range names[1:] {
+		ptrs += ", &" + n
+	}
+	r.edits.insert(r.off(lit.Body.Lbrace)+1, " "+r.rt("FuzzBody")+"("+names[0]+", func("+inner+" "+typ+") {")
+	r.edits.insert(r.off(lit.Body.Rbrace), "}"+ptrs+")")
+	return true
 }
 
 // isTestName reports whether name is the name of a test function.

@@ -25,6 +25,9 @@ const ConfigEnv = "INTERLEAVE_CONFIG"
 // Config configures the exploration of every test in one test binary run.
 // Zero fields take the defaults documented on each field.
 type Config struct {
+	// View, with strategy "replay", is where the replay writes the HTML
+	// page of the finding it reproduces ("interleave view").
+	View string `json:"view,omitempty"`
 	// Strategy names the search strategy: "random" (default), "pct", "dfs",
 	// "active" (active testing: predictions from a few observed runs, then
 	// one directed exploration each) or "replay".
@@ -276,6 +279,10 @@ type Schedule struct {
 	Steps         int    `json:"steps"` // scheduling points of the run
 	EventHash     string `json:"event_hash"`
 	Choices       []int  `json:"choices"`
+	// Input is the input of the fuzz body call that was explored (a
+	// FuzzXxx test's seed), one value per line in the format of go test's
+	// corpus files (int(5), string("a")); a replay calls the body with it.
+	Input []string `json:"input,omitempty"`
 }
 
 // WriteSchedule writes s to path, creating its directory.

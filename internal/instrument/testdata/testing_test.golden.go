@@ -55,4 +55,20 @@ func check(tb testing.TB) {
 	__rt.TError(tb, "via TB")
 }
 
+func FuzzParse(f *testing.F) {
+	f.Add(1, "a")
+	f.Fuzz(func(t *testing.T, n int, s string) { __rt.FuzzBody(t, func(t *testing.T) {
+		if n < 0 {
+			__rt.TError(t, s)
+		}
+	}, &n, &s)})
+}
+
+func FuzzUnnamed(f *testing.F) {
+	f.Fuzz(func(__rtIn0 *testing.T, __rtIn1 []byte, __rtIn2 int) { __rt.FuzzBody(__rtIn0, func(_ *testing.T) {}, &__rtIn1, &__rtIn2)})
+	f.Fuzz(func(__rtIn0 *testing.T, __rtIn1 string, b bool) { __rt.FuzzBody(__rtIn0, func(_ *testing.T) { _ = b }, &__rtIn1, &b)})
+	body := func(t *testing.T, s string) {}
+	__rt.FFuzz(f, body)
+}
+
 var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", 40, 10, 41, 2, 41, 19, 42, 2)

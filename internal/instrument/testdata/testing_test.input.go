@@ -53,3 +53,19 @@ func check(tb testing.TB) {
 	tb.Helper()
 	tb.Error("via TB")
 }
+
+func FuzzParse(f *testing.F) {
+	f.Add(1, "a")
+	f.Fuzz(func(t *testing.T, n int, s string) {
+		if n < 0 {
+			t.Error(s)
+		}
+	})
+}
+
+func FuzzUnnamed(f *testing.F) {
+	f.Fuzz(func(*testing.T, []byte, int) {})
+	f.Fuzz(func(_ *testing.T, _ string, b bool) { _ = b })
+	body := func(t *testing.T, s string) {}
+	f.Fuzz(body)
+}

@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"interleave.dev/rt/internal/event"
@@ -17,6 +18,7 @@ type Header struct {
 	Strategy  string
 	Seed      int64
 	Path      string // schedule file, "" if none was written
+	View      string // the finding's HTML page, "" if none was written
 }
 
 // Positions maps a site to "file:line".
@@ -77,6 +79,12 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	if h.Path != "" {
 		fmt.Fprintf(&b, "\nschedule: %s\nreplay: interleave replay %s\n", h.Path, h.Path)
 	}
+	if h.View != "" {
+		if h.Path == "" {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "view: %s\n", fileURL(h.View))
+	}
 	return b.String()
 }
 
@@ -134,6 +142,15 @@ func writeEarlyTimers(b *strings.Builder, f *sched.Finding, pos Positions) {
 	}
 	fmt.Fprintf(b, "    It needs those goroutines to be stalled for %v, which Go allows (a loaded machine, a GC pause)\n", stall)
 	b.WriteString("    but which may not matter to you; -stall bounds such stalls, -timers=idle forbids them.\n")
+}
+
+// fileURL gives the file: URL of an absolute path, which terminals make a
+// link.
+func fileURL(path string) string {
+	if !strings.HasPrefix(path, "/") {
+		return path
+	}
+	return (&url.URL{Scheme: "file", Path: path}).String()
 }
 
 // Trim removes the runtime's own frames (package rt, the scheduler, the

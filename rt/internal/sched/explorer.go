@@ -69,10 +69,11 @@ type Explorer struct {
 
 	// Buffers handed from one iteration to the next, so that the steady
 	// state does not allocate.
-	choices []int
-	trace   []event.Event
-	opts    []strategy.Option
-	tick    *time.Ticker // the watchdog's, reset for each iteration
+	choices  []int
+	trace    []event.Event
+	preempts []int
+	opts     []strategy.Option
+	tick     *time.Ticker // the watchdog's, reset for each iteration
 }
 
 // exploring serializes explorations in one process: the controlled world
@@ -168,15 +169,16 @@ func (x *Explorer) newIteration(n int) *Iteration {
 		first = 1
 	}
 	it := &Iteration{
-		x:       x,
-		mapSeed: mix(uint64(x.cfg.OrderSeed), uint64(first+n-1)),
-		objs:    make(map[unsafe.Pointer]*object),
-		hash:    fnvOffset,
-		epoch:   1,
-		done:    make(chan struct{}),
-		trace:   x.trace[:0],
-		choices: x.choices[:0],
-		opts:    x.opts[:0],
+		x:        x,
+		mapSeed:  mix(uint64(x.cfg.OrderSeed), uint64(first+n-1)),
+		objs:     make(map[unsafe.Pointer]*object),
+		hash:     fnvOffset,
+		epoch:    1,
+		done:     make(chan struct{}),
+		trace:    x.trace[:0],
+		preempts: x.preempts[:0],
+		choices:  x.choices[:0],
+		opts:     x.opts[:0],
 	}
 	if x.race != nil {
 		x.race.Reset()
@@ -199,9 +201,9 @@ func (x *Explorer) run(body func(), n int, deadline time.Time) *Iteration {
 	if it.finding != nil {
 		it.attachStacks(it.finding)
 		// The finding keeps the trace; the next iteration gets its own.
-		x.trace = nil
+		x.trace, x.preempts = nil, nil
 	} else {
-		x.trace = it.trace
+		x.trace, x.preempts = it.trace, it.preempts
 	}
 	x.choices, x.opts = it.choices, it.opts
 	return it

@@ -33,6 +33,7 @@ type GoroutineInfo struct {
 	SpawnSite uint32 // where it was started (0 for the test goroutine)
 	Stack     string // its stack, when captured
 	NoStack   bool   // its stack at the end of the run would mislead (an earlier racing access)
+	WaitsFor  int32  // the goroutine holding the lock it waits for (0: none known)
 }
 
 // Finding is a bug exposed by an iteration.
@@ -47,7 +48,10 @@ type Finding struct {
 	Trace      []event.Event
 	// TraceDropped counts the earlier events of the run not in Trace.
 	TraceDropped int
-	Objects      map[int32]string // object id -> kind ("Mutex", "channel", ...)
+	// Preempts are the indices in Trace (plus TraceDropped) of the events
+	// the schedule ran while the goroutine before them could have gone on.
+	Preempts []int
+	Objects  map[int32]string // object id -> kind ("Mutex", "channel", ...)
 	// EarlyTimers are the timers the schedule fired while goroutines could
 	// still run.
 	EarlyTimers []EarlyTimer
@@ -100,6 +104,7 @@ func (it *Iteration) info(g *G) GoroutineInfo {
 			what = "select"
 		}
 		gi.Status, gi.Site = "blocked in "+what, g.blockSite
+		gi.WaitsFor = lockOwner(g.blockObj)
 	case g.state == gReady && g.pending.Op == event.OpStart:
 		gi.Status = "not started"
 	case g.state == gReady && g.pendObj != nil:
@@ -108,12 +113,22 @@ func (it *Iteration) info(g *G) GoroutineInfo {
 			gi.Status = "about to " + what
 		} else {
 			gi.Status = "blocked in " + what
+			gi.WaitsFor = lockOwner(g.pendObj)
 		}
 		gi.Site = g.pending.Site
 	default:
 		gi.Status, gi.Site = "about to "+g.pending.Op.String(), g.pending.Site
 	}
 	return gi
+}
+
+// lockOwner returns the goroutine holding o when o is a held lock, and 0
+// otherwise.
+func lockOwner(o *object) int32 {
+	if o != nil && o.owner != 0 && (o.kind == kindMutex || o.kind == kindRWMutex) {
+		return o.owner
+	}
+	return 0
 }
 
 // describe names an object for a report: its kind and number, and who

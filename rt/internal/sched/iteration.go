@@ -60,7 +60,12 @@ type Iteration struct {
 	switches     int
 	trace        []event.Event
 	traceDropped int // events recorded before those in trace
-	hash         uint64
+	// preempts holds the indices (counting dropped events) of the events
+	// that ran while the goroutine before them could have gone on: the
+	// schedule's departures from the obvious order, for the report's page.
+	preempts    []int
+	preemptNext bool // the next recorded event is one
+	hash        uint64
 
 	choices    []int
 	opts       []strategy.Option
@@ -104,6 +109,15 @@ func (it *Iteration) record(ev event.Event) {
 		n := copy(it.trace, it.trace[traceLimit/2:])
 		it.trace = it.trace[:n]
 		it.traceDropped += traceLimit - n
+		k := 0
+		for k < len(it.preempts) && it.preempts[k] < it.traceDropped {
+			k++
+		}
+		it.preempts = append(it.preempts[:0], it.preempts[k:]...)
+	}
+	if it.preemptNext {
+		it.preemptNext = false
+		it.preempts = append(it.preempts, it.traceDropped+len(it.trace))
 	}
 	it.trace = append(it.trace, ev)
 	if it.x.obs != nil {
@@ -288,6 +302,9 @@ func (it *Iteration) reschedule(g *G) {
 		i := 0
 		if len(it.opts) > 1 {
 			i = it.choose(strategy.Thread, g)
+			if g != nil && it.opts[i].G != g.ID && it.enabled(g) {
+				it.preemptNext = true
+			}
 		}
 		o := it.opts[i]
 		if o.G == 0 {
@@ -362,7 +379,7 @@ func (it *Iteration) quiescent(g *G) {
 // goroutine that has not exited, it does not return.
 func (it *Iteration) fail(g *G, f *Finding) {
 	if it.finding == nil && it.diverged == "" {
-		f.Trace, f.TraceDropped = it.trace, it.traceDropped
+		f.Trace, f.TraceDropped, f.Preempts = it.trace, it.traceDropped, it.preempts
 		f.Objects = it.objectNames()
 		f.EarlyTimers, f.EarlyTimersDropped, f.MaxStall = it.early, it.earlyDropped, it.earlyMax
 		it.finding = f

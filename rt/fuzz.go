@@ -1,0 +1,230 @@
+package rt
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"interleave.dev/rt/wire"
+)
+
+// FuzzBody runs body, the original body of a fuzz function literal
+// f.Fuzz(func(t *testing.T, args...) { body }), whose parameters in
+// points to. Go calls the fuzz function once per input of the seed corpus
+// (f.Add and testdata/fuzz/FuzzXxx), each a subtest; under the driver each
+// of those calls is explored like a test, many times under different
+// interleavings, and a finding's schedule file records the input (in go
+// test's corpus file format), which a replay gives the body instead of the
+// corpus's. The instrumenter rewrites the literal into
+//
+//	func(t *testing.T, args...) { rt.FuzzBody(t, func(t *testing.T) { body }, &args...) }
+//
+// With -fuzz, the inputs the fuzzing engine generates run in its worker
+// processes without the driver's configuration, natively.
+func FuzzBody(t *testing.T, body func(t *testing.T), in ...any) {
+	t.Helper()
+	args := make([]reflect.Value, len(in))
+	for i, p := range in {
+		args[i] = reflect.ValueOf(p).Elem()
+	}
+	if s := replayedSchedule(); s != nil && s.Test == t.Name() && len(s.Input) > 0 {
+		types := make([]reflect.Type, len(args))
+		for i, a := range args {
+			types[i] = a.Type()
+		}
+		vs, err := decodeInput(s.Input, types)
+		if err != nil {
+			t.Fatalf("interleave: the schedule's input does not fit %s's fuzz body: %v", t.Name(), err)
+		}
+		for i, v := range vs {
+			args[i].Set(v)
+		}
+	}
+	input, err := encodeInput(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exploreTest(t, body, input)
+}
+
+// FFuzz replaces f.Fuzz(ff) where ff is not a function literal (see
+// FuzzBody, which a literal's body calls): it calls f.Fuzz with a function
+// of ff's type that runs ff through FuzzBody.
+func FFuzz(f *testing.F, ff any) {
+	f.Helper()
+	fv := reflect.ValueOf(ff)
+	if fv.Kind() != reflect.Func || fv.Type().NumIn() < 1 || fv.Type().In(0) != reflect.TypeOf((*testing.T)(nil)) {
+		f.Fuzz(ff) // testing reports the misuse as it does
+		return
+	}
+	wrapper := reflect.MakeFunc(fv.Type(), func(args []reflect.Value) []reflect.Value {
+		t := args[0].Interface().(*testing.T)
+		ptrs := make([]any, len(args)-1)
+		for i, a := range args[1:] {
+			p := reflect.New(a.Type())
+			p.Elem().Set(a)
+			ptrs[i] = p.Interface()
+		}
+		FuzzBody(t, func(t *testing.T) {
+			in := []reflect.Value{reflect.ValueOf(t)}
+			for _, p := range ptrs {
+				in = append(in, reflect.ValueOf(p).Elem())
+			}
+			fv.Call(in)
+		}, ptrs...)
+		return nil
+	})
+	f.Fuzz(wrapper.Interface())
+}
+
+// replayedSchedule returns the schedule the driver asked to replay, or nil.
+func replayedSchedule() *wire.Schedule {
+	cfg, ok, err := config()
+	if !ok || err != nil || cfg.Strategy != "replay" {
+		return nil
+	}
+	s, err := wire.ReadSchedule(cfg.Replay)
+	if err != nil {
+		return nil // exploreTest reports it
+	}
+	return s
+}
+
+// encodeInput writes the arguments of a fuzz body call in go test's
+// corpus file format, one value per line.
+func encodeInput(args []reflect.Value) ([]string, error) {
+	lines := make([]string, len(args))
+	for i, a := range args {
+		var s string
+		switch v := a.Interface().(type) {
+		case string:
+			s = "string(" + strconv.Quote(v) + ")"
+		case []byte:
+			s = "[]byte(" + strconv.Quote(string(v)) + ")"
+		case bool:
+			s = "bool(" + strconv.FormatBool(v) + ")"
+		case byte:
+			s = "byte(" + strconv.QuoteRune(rune(v)) + ")"
+		case rune:
+			s = "rune(" + strconv.QuoteRune(v) + ")"
+		case int, int8, int16, int64, uint, uint16, uint32, uint64:
+			s = fmt.Sprintf("%T(%d)", v, v)
+		case float32:
+			if math.IsInf(float64(v), 0) || math.IsNaN(float64(v)) {
+				s = fmt.Sprintf("math.Float32frombits(0x%x)", math.Float32bits(v))
+			} else {
+				s = "float32(" + strconv.FormatFloat(float64(v), 'g', -1, 32) + ")"
+			}
+		case float64:
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				s = fmt.Sprintf("math.Float64frombits(0x%x)", math.Float64bits(v))
+			} else {
+				s = "float64(" + strconv.FormatFloat(v, 'g', -1, 64) + ")"
+			}
+		default:
+			return nil, fmt.Errorf("interleave: fuzz argument %d has type %s, which go test does not fuzz", i+1, a.Type())
+		}
+		lines[i] = s
+	}
+	return lines, nil
+}
+
+// decodeInput parses lines written by encodeInput into values of the
+// given types, the parameters of a fuzz body after its *testing.T.
+func decodeInput(lines []string, types []reflect.Type) ([]reflect.Value, error) {
+	if len(lines) != len(types) {
+		return nil, fmt.Errorf("%d values recorded, the body takes %d", len(lines), len(types))
+	}
+	args := make([]reflect.Value, len(lines))
+	for i, line := range lines {
+		v, err := decodeValue(line)
+		if err != nil {
+			return nil, fmt.Errorf("value %d (%s): %w", i+1, line, err)
+		}
+		if want := types[i]; v.Type() != want {
+			return nil, fmt.Errorf("value %d is %s, the body takes %s", i+1, v.Type(), want)
+		}
+		args[i] = v
+	}
+	return args, nil
+}
+
+// decodeValue parses one corpus line, such as int(5) or string("a").
+func decodeValue(line string) (reflect.Value, error) {
+	open := strings.IndexByte(line, '(')
+	if open < 0 || !strings.HasSuffix(line, ")") {
+		return reflect.Value{}, fmt.Errorf("want type(value)")
+	}
+	typ, lit := line[:open], line[open+1:len(line)-1]
+	switch typ {
+	case "string", "[]byte":
+		s, err := strconv.Unquote(lit)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		if typ == "string" {
+			return reflect.ValueOf(s), nil
+		}
+		return reflect.ValueOf([]byte(s)), nil
+	case "bool":
+		b, err := strconv.ParseBool(lit)
+		return reflect.ValueOf(b), err
+	case "math.Float32frombits", "math.Float64frombits":
+		bits, err := strconv.ParseUint(lit, 0, 64)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		if typ == "math.Float32frombits" {
+			return reflect.ValueOf(math.Float32frombits(uint32(bits))), nil
+		}
+		return reflect.ValueOf(math.Float64frombits(bits)), nil
+	case "float32", "float64":
+		size := 64
+		if typ == "float32" {
+			size = 32
+		}
+		f, err := strconv.ParseFloat(lit, size)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return reflect.ValueOf(f).Convert(kindTypes[typ]), nil
+	}
+	t, ok := kindTypes[typ]
+	if !ok {
+		return reflect.Value{}, fmt.Errorf("unknown type %q", typ)
+	}
+	if strings.HasPrefix(lit, "'") {
+		r, err := strconv.Unquote(lit)
+		if err != nil || len([]rune(r)) != 1 {
+			return reflect.Value{}, fmt.Errorf("bad character literal %s", lit)
+		}
+		lit = strconv.Itoa(int([]rune(r)[0]))
+	}
+	v := reflect.New(t).Elem()
+	if v.CanInt() {
+		n, err := strconv.ParseInt(lit, 0, t.Bits())
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		v.SetInt(n)
+		return v, nil
+	}
+	n, err := strconv.ParseUint(lit, 0, t.Bits())
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	v.SetUint(n)
+	return v, nil
+}
+
+// kindTypes are the numeric types of corpus lines, by their names there.
+var kindTypes = map[string]reflect.Type{
+	"int": reflect.TypeOf(0), "int8": reflect.TypeOf(int8(0)), "int16": reflect.TypeOf(int16(0)),
+	"int32": reflect.TypeOf(int32(0)), "rune": reflect.TypeOf(rune(0)), "int64": reflect.TypeOf(int64(0)),
+	"uint": reflect.TypeOf(uint(0)), "uint8": reflect.TypeOf(uint8(0)), "byte": reflect.TypeOf(byte(0)),
+	"uint16": reflect.TypeOf(uint16(0)), "uint32": reflect.TypeOf(uint32(0)), "uint64": reflect.TypeOf(uint64(0)),
+	"float32": reflect.TypeOf(float32(0)), "float64": reflect.TypeOf(float64(0)),
+}
