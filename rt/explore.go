@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"interleave.dev/rt/internal/active"
 	"interleave.dev/rt/internal/report"
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/strategy"
@@ -17,7 +18,7 @@ import (
 
 // Options configures Explore. Zero fields take the defaults of wire.Config.
 type Options struct {
-	Strategy   string // random (default), pct, dfs, dpor, pcb or replay
+	Strategy   string // random (default), pct, dfs, dpor, pcb, active or replay
 	Schedules  int    // iterations at most (default 1000)
 	Seed       int64  // seed of randomized strategies (default 1)
 	Budget     time.Duration
@@ -83,6 +84,13 @@ type Report struct {
 	EventHash string // event hash of the last schedule run, in hexadecimal
 	// Regress says how a regression run used its signature.
 	Regress *wire.RegressResult
+	// Predictions are the active strategy's potential bugs and their
+	// status; Confirms names the one the finding confirms ("" if none).
+	Predictions []wire.Prediction
+	Confirms    string
+	// RaceEffect says what a confirmed race does when the run goes on
+	// past it (active strategy only).
+	RaceEffect string
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -136,9 +144,17 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if opts.Timers != "stall" {
 		opts.Stall = 0
 	}
-	st, err := strategy.New(sc)
-	if err != nil {
-		return nil, fmt.Errorf("interleave: %w", err)
+	var st strategy.Strategy
+	var act *active.Strategy
+	if opts.Strategy == "active" {
+		act = active.New(active.Config{Seed: opts.Seed, Schedules: opts.Schedules})
+		st = act
+	} else {
+		var err error
+		st, err = strategy.New(sc)
+		if err != nil {
+			return nil, fmt.Errorf("interleave: %w", err)
+		}
 	}
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = 1000000
@@ -190,6 +206,14 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if rs, ok := st.(*strategy.Regression); ok {
 		rep.Regress = regressResult(rs, opts.Regress)
 	}
+	if act != nil {
+		activeReport(rep, act, res.Finding)
+		if f := res.Finding; f != nil && f.Kind == sched.KindRace && rep.Confirms != "" && strings.HasPrefix(rep.Confirms, "This schedule confirms") {
+			rep.RaceEffect = runOn(scfg, opts, res, body)
+			rep.Confirms += "\n" + rep.RaceEffect
+		}
+	}
+	var err error
 	if f := res.Finding; f != nil {
 		if opts.Strategy != "replay" {
 			rep.Schedules = res.Last // the failing schedule's number
@@ -233,6 +257,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			rep.View = opts.View
 		}
 		rep.Text = render(rep, f)
+		if rep.Confirms != "" {
+			rep.Text = strings.Replace(rep.Text, "\n", "\n"+rep.Confirms+"\n", 1)
+		}
 		if rep.View != "" {
 			if err := writeView(rep.View, rep, f); err != nil {
 				return rep, err
@@ -240,6 +267,71 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// activeReport lists the active strategy's predictions in rep, and says
+// which one the finding f (if any) confirms.
+func activeReport(rep *Report, act *active.Strategy, f *sched.Finding) {
+	preds := act.Predictions()
+	if f != nil {
+		if p, reached := act.Directed(); p != nil {
+			ev := active.Evidence{Kind: f.Kind}
+			if f.Race != nil {
+				ev.Sites = append(ev.Sites, f.Race.Prev.Site, f.Race.Cur.Site)
+			}
+			for _, g := range f.Goroutines {
+				ev.Sites = append(ev.Sites, g.Site)
+			}
+			n := 0
+			for i, q := range preds {
+				if q == p {
+					n = i + 1
+				}
+			}
+			if p.Confirms(ev, reached) {
+				p.Status, p.Finding = active.Confirmed, f.Kind
+				rep.Confirms = fmt.Sprintf("This schedule confirms prediction %d of %d (active testing): %s.", n, len(preds), p.Describe(siteString))
+			} else {
+				p.Status = active.Unconfirmed
+				rep.Confirms = fmt.Sprintf("Found while directing the schedule at prediction %d of %d, which it does not confirm: %s.", n, len(preds), p.Describe(siteString))
+			}
+		}
+	}
+	for _, p := range preds {
+		rep.Predictions = append(rep.Predictions, wire.Prediction{
+			Kind: p.Kind.String(), Description: p.Describe(siteString), Status: p.Status.String(),
+			Schedules: p.Schedules, Reached: p.Reached,
+		})
+	}
+}
+
+// runOn runs the schedule of a race that the active strategy confirmed
+// once more, with race detection off, up to the race and then on at
+// random, and says how that run ended: what the race does (RaceFuzzer
+// resolves a real race and runs on, section 2 of the paper). It changes
+// nothing of the finding or its schedule file.
+func runOn(scfg sched.Config, opts Options, res *sched.Result, body func()) string {
+	scfg.Strategy = active.NewRunOn(res.Choices, opts.Seed)
+	scfg.Schedules, scfg.Race, scfg.ExpectHash = 1, false, 0 // the budget, step and stuck bounds stay
+	scfg.FirstIteration = res.Iterations
+	opts.Replay = &wire.Schedule{Strategy: "active", Iteration: res.Iterations}
+	r := sched.Explore(scfg, randomized(opts, body))
+	const head = "Run on past the race (race detection off, the same choices up to the race, then random): "
+	if f := r.Finding; f != nil {
+		return head + f.Kind + ": " + f.Message
+	}
+	return head + "the test passed; the race changed nothing it checks on that run."
+}
+
+// siteString renders a site as file:line, relative to the working
+// directory when below it.
+func siteString(s uint32) string {
+	p := SitePosition(Site(s))
+	if p.File == "" {
+		return "?"
+	}
+	wd, _ := os.Getwd()
+	return fmt.Sprintf("%s:%d", shortPath(wd, p.File), p.Line)
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
@@ -275,14 +367,7 @@ func writeSchedule(dir string, s *wire.Schedule) (string, error) {
 
 func render(rep *Report, f *sched.Finding) string {
 	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path, View: rep.View}
-	wd, _ := os.Getwd()
-	return report.Render(h, f, func(s uint32) string {
-		p := SitePosition(Site(s))
-		if p.File == "" {
-			return "?"
-		}
-		return fmt.Sprintf("%s:%d", shortPath(wd, p.File), p.Line)
-	})
+	return report.Render(h, f, siteString)
 }
 
 // shortPath gives file relative to dir (the package directory, where go

@@ -46,10 +46,12 @@ func splitmix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// randState is the iteration's sources.
+// randState is the iteration's state in package rt: its sources, and the
+// goroutines standing at concurrency breakpoints (breakpoint.go).
 type randState struct {
 	v1 *rand.Rand
 	v2 any // *rand/v2.Rand, on Go 1.22 and later
+	bp []*standing
 }
 
 func iterationRand(g *sched.G) *randState {

@@ -132,7 +132,10 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
 		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash, Shard: cfg.Shard,
-		Regress: rep.Regress,
+		Regress: rep.Regress, Predictions: rep.Predictions,
+	}
+	if cfg.Strategy == "active" {
+		t.Log(predictionLog(rep.Predictions))
 	}
 	switch {
 	case rep.Diverged != "":
@@ -176,6 +179,20 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		}
 		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)
 	}
+}
+
+// predictionLog lists the active strategy's predictions, one a line, for
+// go test -v.
+func predictionLog(ps []wire.Prediction) string {
+	if len(ps) == 0 {
+		return "interleave: active testing predicted no potential bug from its observed runs"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "interleave: active testing predicted %d potential bugs (unconfirmed ones are not failures):", len(ps))
+	for i, p := range ps {
+		fmt.Fprintf(&b, "\n  %d. [%s, %d directed schedules] %s", i+1, p.Status, p.Schedules, p.Description)
+	}
+	return b.String()
 }
 
 // replayable reports whether a finding of kind k can be confirmed by a

@@ -81,7 +81,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		shard      string
 	)
 	fs := newFlagSet("test", testUsage, stderr)
-	fs.StringVar(&strategy, "strategy", "random", "random, pct, dfs, dpor or pcb")
+	fs.StringVar(&strategy, "strategy", "random", "random, pct, dfs, dpor, pcb or active")
 	fs.IntVar(&schedules, "schedules", 0, "schedules per test")
 	fs.Int64Var(&seed, "seed", 0, "seed")
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
@@ -107,9 +107,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch strategy {
-	case "random", "pct", "dfs", "dpor", "pcb":
+	case "random", "pct", "dfs", "dpor", "pcb", "active":
 	default:
-		return usageError(stderr, "interleave test: -strategy %q: want random, pct, dfs, dpor or pcb", strategy)
+		return usageError(stderr, "interleave test: -strategy %q: want random, pct, dfs, dpor, pcb or active", strategy)
 	}
 	if timers != "stall" && timers != "eager" && timers != "idle" {
 		return usageError(stderr, "interleave test: -timers %q: want stall, eager or idle", timers)

@@ -50,13 +50,22 @@ dependency (a semaphore, a worker pool, a mock clock) is explored and
 controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
-	-strategy S       random, pct, dfs, dpor or pcb (default random);
-	                  dfs, dpor and pcb are systematic and say when they
-	                  covered the whole space: dfs every schedule, dpor
+	-strategy S       random, pct, dfs, dpor, pcb or active (default
+	                  random); dfs, dpor and pcb are systematic and say when
+	                  they covered the whole space: dfs every schedule, dpor
 	                  one schedule per class of equivalent ones (those
 	                  that order every pair of conflicting operations
 	                  alike), pcb every schedule with at most
-	                  -preemptions preemptions, fewest first
+	                  -preemptions preemptions, fewest first. active
+	                  is active testing (CalFuzzer): 5 random schedules
+	                  observed by analyses that predict races, deadlocks
+	                  (lock cycles, a lock held across a channel,
+	                  WaitGroup or Cond wait) and atomicity violations,
+	                  then for each prediction up to 100 schedules that
+	                  pause goroutines at its statements until the bug
+	                  can happen; -v and -json list every prediction as
+	                  potential, confirmed or unconfirmed (never a
+	                  failure); see docs/active-testing.md
 	-schedules N      schedules to explore per test (default 1000)
 	-seed N           seed of the randomized strategies (default 1)
 	-budget D         wall-clock budget per test, such as 30s (default

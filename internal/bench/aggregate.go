@@ -58,6 +58,10 @@ type Row struct {
 	// Seconds is the spread of the exploration time of the runs with a
 	// result.
 	Seconds Spread `json:"seconds"`
+	// Predictions is the spread of the active strategy's predictions per
+	// run, Confirmed the runs in which one was confirmed.
+	Predictions Spread `json:"predictions,omitempty"`
+	Confirmed   int    `json:"confirmed,omitempty"`
 }
 
 // Aggregate groups runs into rows, one per kernel, variant and strategy, in
@@ -73,6 +77,7 @@ func Aggregate(kernels []*Kernel, runs []Run) []Row {
 	index := map[[3]string]int{}
 	det := map[int][]float64{}
 	secs := map[int][]float64{}
+	preds := map[int][]float64{}
 	for _, r := range sorted {
 		key := [3]string{r.Kernel, r.Variant, r.Strategy}
 		i, ok := index[key]
@@ -92,6 +97,10 @@ func Aggregate(kernels []*Kernel, runs []Run) []Row {
 			continue
 		}
 		secs[i] = append(secs[i], r.Seconds)
+		preds[i] = append(preds[i], float64(r.Predictions))
+		if r.Confirmed > 0 {
+			row.Confirmed++
+		}
 		if r.Outcome == wire.OutcomeFinding {
 			if row.Findings == nil {
 				row.Findings = map[string]int{}
@@ -112,6 +121,9 @@ func Aggregate(kernels []*Kernel, runs []Run) []Row {
 	for i := range rows {
 		rows[i].ToDetection = SpreadOf(det[i])
 		rows[i].Seconds = SpreadOf(secs[i])
+		if rows[i].Strategy == "active" {
+			rows[i].Predictions = SpreadOf(preds[i])
+		}
 	}
 	return rows
 }

@@ -126,14 +126,7 @@ func TestSummarize(t *testing.T) {
 
 func TestMarkdown(t *testing.T) {
 	ks, runs := synthetic()
-	cfg := DefaultConfig()
-	cfg.Strategies = []string{"random", "dfs"}
-	rep := NewReport(cfg, false, ks, runs)
-	var b bytes.Buffer
-	if err := rep.WriteMarkdown(&b); err != nil {
-		t.Fatal(err)
-	}
-	md := b.String()
+	md := markdown(t, []string{"random", "dfs"}, ks, runs)
 	for _, s := range []string{
 		"| random | 2/2 | 1/1 | 1/1 | 6/7 | 3.5 (1-10) | 1/2 / 1 | 1 | 5.00s |",
 		"- abba/buggy under dfs: goroutine leak 1 of 1 runs (expected deadlock)",
@@ -168,4 +161,45 @@ func TestJSON(t *testing.T) {
 	if back.Rows[3].FalseReports != 1 || back.Runs[0].Kernel != "abba" {
 		t.Errorf("JSON rows or runs differ: %+v / %+v", back.Rows[3], back.Runs[0])
 	}
+}
+
+// TestMarkdownActive: the section on the active strategy puts its
+// predictions and confirmations next to random's schedules to detection.
+func TestMarkdownActive(t *testing.T) {
+	ks, runs := synthetic()
+	f, p := wire.OutcomeFinding, wire.OutcomePass
+	for seed, n := range []int{6, 8} {
+		r := Run{Kernel: "abba", Variant: Buggy, Strategy: "active", Seed: int64(seed + 1), Outcome: f, Kind: "deadlock", Schedules: n, Predictions: 2 + seed, Confirmed: 1}
+		Classify(ks[0], &r)
+		runs = append(runs, r)
+	}
+	r := Run{Kernel: "abba", Variant: Fixed, Strategy: "active", Seed: 1, Outcome: p, Schedules: 25, Predictions: 1}
+	Classify(ks[0], &r)
+	runs = append(runs, r)
+	md := markdown(t, []string{"random", "active"}, ks, runs)
+	for _, s := range []string{
+		"## Active testing",
+		"| abba | buggy | 2.5 (2-3) | 2/2 | 7 (6-8) (2/2) | 4 (1-10) (3/4) | not run |",
+		"| abba | fixed | 1 | 0/1 | false 0/1 | false 1/2 | not run |",
+	} {
+		if !strings.Contains(md, s) {
+			t.Errorf("Markdown lacks %q\n%s", s, md)
+		}
+	}
+	ks, runs = synthetic()
+	if strings.Contains(markdown(t, []string{"random"}, ks, runs), "## Active testing") {
+		t.Errorf("an Active testing section without the active strategy")
+	}
+}
+
+// markdown renders the report of runs made with strategies.
+func markdown(t *testing.T, strategies []string, ks []*Kernel, runs []Run) string {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Strategies = strategies
+	var b bytes.Buffer
+	if err := NewReport(cfg, false, ks, runs).WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -174,6 +174,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			name, class, row.Variant, row.Strategy+exhausted(row), detected, to, secs, falseCell, findingsCell(row.Findings))
 	}
 
+	r.writeActive(&b)
+
 	var other []string
 	for _, row := range r.Rows {
 		if row.Variant == Fixed {
@@ -202,6 +204,42 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		return fmt.Errorf("bench: writing Markdown: %w", err)
 	}
 	return nil
+}
+
+// writeActive writes the section on the active strategy, when it ran: per
+// kernel and variant, its predictions and confirmations, and the schedules
+// to detection next to those of random and pct.
+func (r *Report) writeActive(b *strings.Builder) {
+	type key struct{ kernel, variant, strategy string }
+	rows := map[key]Row{}
+	var active []Row
+	for _, row := range r.Rows {
+		rows[key{row.Kernel, row.Variant, row.Strategy}] = row
+		if row.Strategy == "active" {
+			active = append(active, row)
+		}
+	}
+	if len(active) == 0 {
+		return
+	}
+	b.WriteString("\n## Active testing\n\n")
+	b.WriteString("Strategy *active* (docs/active-testing.md): *predictions* per run, median (min-max); *confirmed*: runs in which a directed schedule confirmed a prediction (on a fixed twin: must be 0); then the schedules to detection of active, random and pct, median (min-max) over the detecting runs, with the detecting runs out of the runs.\n\n")
+	b.WriteString("| kernel | variant | predictions | confirmed | active | random | pct |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
+	cell := func(k key) string {
+		row, ok := rows[k]
+		switch {
+		case !ok:
+			return "not run"
+		case k.variant == Fixed:
+			return fmt.Sprintf("false %d/%d", row.FalseReports, row.Runs)
+		}
+		return fmt.Sprintf("%s (%d/%d)", spreadCell(row.ToDetection), row.Detected, row.Runs)
+	}
+	for _, row := range active {
+		fmt.Fprintf(b, "| %s | %s | %s | %d/%d | %s | %s | %s |\n", row.Kernel, row.Variant, spreadCell(row.Predictions), row.Confirmed, row.Runs,
+			cell(key{row.Kernel, row.Variant, "active"}), cell(key{row.Kernel, row.Variant, "random"}), cell(key{row.Kernel, row.Variant, "pct"}))
+	}
 }
 
 func tags(k *Kernel) string {

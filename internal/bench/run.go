@@ -110,7 +110,7 @@ func (c Config) withDefaults() Config {
 // harness runs it with several seeds.
 func Randomized(strategy string) bool {
 	switch strategy {
-	case "random", "pct":
+	case "random", "pct", "active":
 		return true
 	}
 	return false
@@ -150,6 +150,10 @@ type Run struct {
 	Detected bool `json:"detected,omitempty"`
 	// FalseReport: any finding on a fixed twin.
 	FalseReport bool `json:"false_report,omitempty"`
+	// Predictions counts the potential bugs the active strategy
+	// predicted, Confirmed those its directed runs confirmed.
+	Predictions int `json:"predictions,omitempty"`
+	Confirmed   int `json:"confirmed,omitempty"`
 }
 
 // Classify sets r.Detected and r.FalseReport for kernel k.
@@ -411,7 +415,7 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, 
 		return Run{Outcome: OutcomeError, Wall: wall, Message: msg}, nil
 	}
 	res := pick(recs)
-	return Run{
+	r := Run{
 		Outcome:   res.Outcome,
 		Kind:      res.Kind,
 		Schedules: res.Schedules,
@@ -419,7 +423,16 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, 
 		Seconds:   res.Seconds,
 		Wall:      wall,
 		Message:   firstLine(res.Message),
-	}, &res
+	}
+	for _, rec := range recs {
+		r.Predictions += len(rec.Predictions)
+		for _, p := range rec.Predictions {
+			if p.Status == "confirmed" {
+				r.Confirmed++
+			}
+		}
+	}
+	return r, &res
 }
 
 // pick returns the record that speaks for the package: the first finding,

@@ -52,8 +52,15 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 		return
 	}
 	var pass, findings, skips, diverged, unrepeatable, other, schedules, exhausted int
+	var predicted, confirmed int // the active strategy's predictions
 	for _, r := range o.Results {
 		schedules += r.Schedules
+		predicted += len(r.Predictions)
+		for _, p := range r.Predictions {
+			if p.Status == "confirmed" {
+				confirmed++
+			}
+		}
 		switch r.Outcome {
 		case wire.OutcomePass:
 			pass++
@@ -90,6 +97,9 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	}
 	if other > 0 {
 		parts = append(parts, fmt.Sprintf("%d not explored", other))
+	}
+	if predicted > 0 {
+		parts = append(parts, fmt.Sprintf("%s, %d confirmed", plural(predicted, "prediction"), confirmed))
 	}
 	fmt.Fprintf(w, "interleave: %s, %s: %s\n", plural(len(o.Results), "test"), plural(schedules, "schedule"), strings.Join(parts, ", "))
 }

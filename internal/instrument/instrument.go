@@ -145,6 +145,7 @@ func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Packag
 	r.walk(f)
 	r.testFuncs()
 	r.memory()
+	r.breakpoints()
 
 	if len(r.edits.edits) == 0 {
 		return src, false, r.warnings, nil

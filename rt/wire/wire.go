@@ -30,7 +30,9 @@ type Config struct {
 	// page of the finding it reproduces ("interleave view").
 	View string `json:"view,omitempty"`
 	// Strategy names the search strategy: "random" (default), "pct", "dfs",
-	// "dpor", "pcb", "replay" or "regression".
+	// "dpor", "pcb", "active" (active testing: predictions from a few
+	// observed runs, then one directed exploration each), "replay" or
+	// "regression".
 	Strategy string `json:"strategy,omitempty"`
 	// Schedules is the budget of iterations per test (default 1000).
 	Schedules int `json:"schedules,omitempty"`
@@ -229,6 +231,9 @@ type Result struct {
 	Regress *RegressResult `json:"regress,omitempty"`
 	// Shard is the share of the schedules explored ("K/N"), when not all.
 	Shard string `json:"shard,omitempty"`
+	// Predictions lists the potential bugs that the active strategy's
+	// analyses predicted, and what its directed runs made of each.
+	Predictions []Prediction `json:"predictions,omitempty"`
 }
 
 // RegressResult says how a regression run (strategy "regression") used
@@ -252,6 +257,18 @@ type RegressResult struct {
 	Unsteered bool `json:"unsteered,omitempty"`
 	// Original is the finding kind of the signature's schedule file.
 	Original string `json:"original,omitempty"`
+}
+
+// Prediction is a potential bug predicted by the active strategy.
+type Prediction struct {
+	Kind        string `json:"kind"`        // race, deadlock or atomicity
+	Description string `json:"description"` // what and where, one line
+	// Status is "confirmed" (a directed run ended with the finding this
+	// result reports), "unconfirmed" (its directed runs found nothing:
+	// never a failure) or "not tried" (the exploration ended first).
+	Status    string `json:"status"`
+	Schedules int    `json:"schedules"`         // directed schedules run
+	Reached   bool   `json:"reached,omitempty"` // its directed runs reached the predicted situation
 }
 
 // AppendResult appends r as one JSON line to the file at path.

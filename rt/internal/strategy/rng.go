@@ -48,3 +48,15 @@ func mul64(x, y uint64) (hi, lo uint64) {
 
 // int63n returns a uniform number in [0, n), n > 0.
 func (r *rng) int63n(n int64) int64 { return int64(r.next()>>1) % n }
+
+// Rand is the strategies' seeded generator for strategies defined outside
+// this package (rt/internal/active), so that every strategy draws from the
+// same sequences.
+type Rand struct{ r rng }
+
+// NewRand returns a generator for seed; stream separates the users of
+// one seed.
+func NewRand(seed int64, stream uint64) *Rand { return &Rand{r: *newRNG(seed, stream)} }
+
+// Intn returns a uniform number in [0, n), n > 0.
+func (r *Rand) Intn(n int) int { return r.r.intn(n) }
