@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"interleave.dev/rt/wire"
@@ -396,6 +397,14 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, 
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err := cmd.Run()
+	for try := 0; try < 5 && errors.Is(err, syscall.ETXTBSY); try++ {
+		// A binary written while another goroutine forked is busy until
+		// that child execs (a Linux race of fork and open files): retry.
+		time.Sleep(50 * time.Millisecond)
+		retry := exec.CommandContext(rctx, cmd.Path, cmd.Args[1:]...)
+		retry.Dir, retry.Env, retry.Stdout, retry.Stderr, retry.WaitDelay = cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr, cmd.WaitDelay
+		err = retry.Run()
+	}
 	wall := time.Since(start).Seconds()
 	recs, rerr := wire.ReadResults(results)
 	os.Remove(results)
