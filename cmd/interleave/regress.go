@@ -204,7 +204,8 @@ func keepSignatures(out *driver.Outcome, stderr io.Writer) {
 			continue
 		}
 		pkgDir := filepath.Join(dir, unsafeChars.Replace(s.Package))
-		if err := os.MkdirAll(pkgDir, 0o755); err == nil {
+		err = os.MkdirAll(pkgDir, 0o755)
+		if err == nil {
 			err = wire.WriteSchedule(filepath.Join(pkgDir, signatureKey(s)+".json"), s)
 		}
 		if err != nil {
