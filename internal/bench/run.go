@@ -23,7 +23,7 @@ import (
 // the budget of every run.
 type Config struct {
 	// Strategies are the runtime's strategy names, plus Native for the
-	// plain go test baseline (default native, random, pct, dfs).
+	// plain go test baseline (default native, random, pct, dfs, dpor, pcb).
 	Strategies []string
 	// Seeds is the number of seeds (1..Seeds) of randomized strategies
 	// (default 5); systematic strategies run once, with seed 1.
@@ -57,7 +57,7 @@ type Config struct {
 // DefaultConfig returns the default plan.
 func DefaultConfig() Config {
 	return Config{
-		Strategies: []string{Native, "random", "pct", "dfs"},
+		Strategies: []string{Native, "random", "pct", "dfs", "dpor", "pcb"},
 		Seeds:      5,
 		Schedules:  1000,
 		Budget:     60 * time.Second,
