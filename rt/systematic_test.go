@@ -320,12 +320,6 @@ func smallTextbooks() []textbook {
 // reach every outcome that DFS's first executions and 20000 random
 // schedules reach.
 func TestSystematicSoundness(t *testing.T) {
-	// knownMissed lists the outcomes dpor is known to miss: random reaches
-	// "1 [0 1 1 2]" of lastzero(3) (T2 reads arr[1]=0 and writes arr[2]=1,
-	// T3 writes arr[3]=2, T0 reads arr[3], arr[2] and arr[1]=0, then T1
-	// writes arr[1]); dpor's backtracking never reverses T0's read of
-	// arr[1] and T1's write there. Root cause not found yet.
-	knownMissed := map[string]bool{"lastzero(3) 1 [0 1 1 2]": true}
 	for _, p := range smallTextbooks() {
 		p := p
 		t.Run(p.name, func(t *testing.T) {
@@ -341,12 +335,6 @@ func TestSystematicSoundness(t *testing.T) {
 			if !dfs.exhausted {
 				rnd := runSystematic(t, strategy.NewRandom(1), p, 20000)
 				for _, o := range append(dfs.outcomes, rnd.outcomes...) {
-					if !contains(dp.outcomes, o) && knownMissed[p.name+" "+o] {
-						// A known soundness bug of dpor (issue 8 stays
-						// open): logged, so that it is seen, until fixed.
-						t.Logf("KNOWN BUG: dfs or random reach %q, dpor does not", o)
-						continue
-					}
 					if !contains(dp.outcomes, o) {
 						t.Errorf("dfs or random reach %q, dpor does not (dpor: %q)", o, dp.outcomes)
 					}

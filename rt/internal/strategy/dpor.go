@@ -320,6 +320,12 @@ func (s *DPOR) Woke(g int32) {
 // point before j, or every option if g cannot run there (FG05, figure 4).
 // Without a choice point before j only the goroutine that ran j could run
 // there: nothing to add.
+//
+// A g that sleeps at that point cannot run there either (Begin never
+// takes a sleeping option), so it gets the same fallback. Adding g alone
+// leaves the reversal to the earlier execution in which g ran first, and
+// that is not enough: lastzero(3) (docs/systematic.md) lost the outcome
+// in which thread 0 reads arr[1] before thread 1 writes it.
 func (s *DPOR) race(j int32, g int32) {
 	d := s.h.tr[j].node
 	if d < 0 {
@@ -327,7 +333,7 @@ func (s *DPOR) race(j int32, g int32) {
 	}
 	n := &s.nodes[d]
 	for k, o := range n.gs {
-		if o == g {
+		if o == g && !asleep(n.sleep, g) {
 			n.backtrack[k] = true
 			return
 		}
