@@ -59,6 +59,9 @@ type Options struct {
 	// more), for an exploration split between processes (random and pct
 	// only; see sched.Config.Next).
 	Next func() int
+	// Progress, when set, is called between schedules, at most every
+	// 200ms, with the number of schedules run so far and the time spent.
+	Progress func(schedules int, elapsed time.Duration)
 
 	// Preemptions is the bound of strategy pcb (default 2).
 	Preemptions int
@@ -186,6 +189,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
 		Next:           opts.Next,
+		Progress:       opts.Progress,
 	}
 	res := sched.Explore(scfg, randomized(opts, body))
 	rep := &Report{

@@ -73,6 +73,9 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		MaxChoices:    cfg.MaxChoices,
 		Input:         input,
 	}
+	if cfg.Progress != "" {
+		opts.Progress = progressWriter(t.Name(), cfg)
+	}
 	switch cfg.Strategy {
 	case "replay":
 		opts.Replay = scheduleFor(t, cfg.Replay, "replaying")
@@ -449,4 +452,19 @@ func scheduleFor(t *testing.T, path, doing string) *wire.Schedule {
 		t.Skipf("interleave: %s %s", doing, s.Test)
 	}
 	return s
+}
+
+// progressWriter returns the Options.Progress of test name under cfg: it
+// appends a wire.Progress line to cfg.Progress. Progress is only shown,
+// so a line that cannot be written is dropped and the exploration goes
+// on.
+func progressWriter(name string, cfg wire.Config) func(int, time.Duration) {
+	p := wire.Progress{
+		Package: cfg.Package, Test: name, Process: os.Getpid(),
+		Budget: cfg.Budget, Limit: cfg.Schedules,
+	}
+	return func(schedules int, elapsed time.Duration) {
+		p.Schedules, p.Elapsed = schedules, wire.Duration(elapsed)
+		wire.AppendProgress(cfg.Progress, p)
+	}
 }
