@@ -461,7 +461,7 @@ func scheduleFor(t *testing.T, path, doing string) *wire.Schedule {
 func progressWriter(name string, cfg wire.Config) func(int, time.Duration) {
 	p := wire.Progress{
 		Package: cfg.Package, Test: name, Process: os.Getpid(),
-		Budget: cfg.Budget, Limit: cfg.Schedules,
+		Budget: cfg.Budget, MaxSchedules: cfg.Schedules,
 	}
 	return func(schedules int, elapsed time.Duration) {
 		p.Schedules, p.Elapsed = schedules, wire.Duration(elapsed)

@@ -331,10 +331,10 @@ type Progress struct {
 	Schedules int `json:"schedules"`
 	// Elapsed is how long this process has explored the test.
 	Elapsed Duration `json:"elapsed"`
-	// Budget is the wall-clock budget of the test (0: none) and Limit
-	// its budget of schedules.
-	Budget Duration `json:"budget,omitempty"`
-	Limit  int      `json:"limit,omitempty"`
+	// Budget is the wall-clock budget of the test (0: none) and
+	// MaxSchedules its budget of schedules (0: the default).
+	Budget       Duration `json:"budget,omitempty"`
+	MaxSchedules int      `json:"max_schedules,omitempty"`
 }
 
 // AppendProgress appends p as one JSON line to the file at path.

@@ -56,7 +56,7 @@ func TestResults(t *testing.T) {
 func TestProgressLines(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "progress.jsonl")
 	a := Progress{Test: "TestA", Process: 7, Schedules: 40, Elapsed: Duration(time.Second), Budget: Duration(time.Minute)}
-	b := Progress{Package: "p", Test: "TestB", Process: 8, Schedules: 3, Limit: 100}
+	b := Progress{Package: "p", Test: "TestB", Process: 8, Schedules: 3, MaxSchedules: 100}
 	for _, p := range []Progress{a, b} {
 		if err := AppendProgress(path, p); err != nil {
 			t.Fatal(err)
