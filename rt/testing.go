@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -459,8 +460,12 @@ func scheduleFor(t *testing.T, path, doing string) *wire.Schedule {
 // so a line that cannot be written is dropped and the exploration goes
 // on.
 func progressWriter(name string, cfg wire.Config) func(int, time.Duration) {
+	pkg := cfg.Package
+	if bi, ok := debug.ReadBuildInfo(); ok && pkg == "" {
+		pkg = strings.TrimSuffix(bi.Path, ".test") // go test names the binary's build after the package
+	}
 	p := wire.Progress{
-		Package: cfg.Package, Test: name, Process: os.Getpid(),
+		Package: pkg, Test: name, Process: os.Getpid(),
 		Budget: cfg.Budget, MaxSchedules: cfg.Schedules,
 	}
 	return func(schedules int, elapsed time.Duration) {

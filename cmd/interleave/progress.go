@@ -117,7 +117,7 @@ type jsonProgress struct {
 type progressEvent struct {
 	Time         time.Time
 	Action       string
-	Package      string `json:",omitempty"`
+	Package      string
 	Test         string
 	Schedules    int
 	PerSecond    float64

@@ -12,7 +12,7 @@ import (
 // TestProgress is how far the exploration of one test got, summed over
 // the processes exploring it (-workers).
 type TestProgress struct {
-	Package string // "" when go test runs several packages
+	Package string
 	Test    string
 	// Schedules is the number of schedules run so far, and PerSecond
 	// their rate since the test began.
