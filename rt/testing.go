@@ -459,7 +459,7 @@ func scheduleFor(t *testing.T, path, doing string) *wire.Schedule {
 // appends a wire.Progress line to cfg.Progress. Progress is only shown,
 // so a line that cannot be written is dropped and the exploration goes
 // on.
-func progressWriter(name string, cfg wire.Config) func(int, time.Duration) {
+func progressWriter(name string, cfg wire.Config) func(int, time.Duration, float64) {
 	pkg := cfg.Package
 	if bi, ok := debug.ReadBuildInfo(); ok && pkg == "" {
 		pkg = strings.TrimSuffix(bi.Path, ".test") // go test names the binary's build after the package
@@ -468,8 +468,8 @@ func progressWriter(name string, cfg wire.Config) func(int, time.Duration) {
 		Package: pkg, Test: name, Process: os.Getpid(),
 		Budget: cfg.Budget, MaxSchedules: cfg.Schedules,
 	}
-	return func(schedules int, elapsed time.Duration) {
-		p.Schedules, p.Elapsed = schedules, wire.Duration(elapsed)
+	return func(schedules int, elapsed time.Duration, covered float64) {
+		p.Schedules, p.Elapsed, p.Covered = schedules, wire.Duration(elapsed), covered
 		wire.AppendProgress(cfg.Progress, p)
 	}
 }

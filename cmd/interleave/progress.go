@@ -98,6 +98,9 @@ func progressLine(p driver.TestProgress) string {
 	if p.Budget > 0 {
 		when = fmt.Sprintf("%s of %s left", max(p.Budget-p.Elapsed, 0).Round(time.Second), p.Budget)
 	}
+	if p.Covered > 0 {
+		count += fmt.Sprintf(" (~%.0f%% of the space)", 100*p.Covered)
+	}
 	return fmt.Sprintf("%s  %s  %.0f/s  %s", p.Test, count, p.PerSecond, when)
 }
 
@@ -124,6 +127,7 @@ type progressEvent struct {
 	Elapsed      float64
 	Budget       float64 `json:",omitempty"`
 	MaxSchedules int     `json:",omitempty"`
+	Covered      float64 `json:",omitempty"`
 }
 
 // Update implements driver.ProgressSink.
@@ -137,6 +141,7 @@ func (j *jsonProgress) Update(p driver.TestProgress) {
 		Time: now, Action: "progress", Package: p.Package, Test: p.Test,
 		Schedules: p.Schedules, PerSecond: math.Round(p.PerSecond*10) / 10,
 		Elapsed: p.Elapsed.Seconds(), Budget: p.Budget.Seconds(), MaxSchedules: p.MaxSchedules,
+		Covered: math.Round(p.Covered*1000) / 1000,
 	})
 	if err != nil {
 		panic(err) // a progressEvent always marshals

@@ -26,6 +26,10 @@ func TestProgressLineRendering(t *testing.T) {
 			driver.TestProgress{Test: "TestBar", Schedules: 20, PerSecond: 9.6, Elapsed: 2100 * time.Millisecond, MaxSchedules: 1000},
 			"TestBar  20 of 1000 schedules  10/s  2s",
 		},
+		{
+			driver.TestProgress{Test: "TestDFS", Schedules: 300, PerSecond: 100, Elapsed: 3 * time.Second, Covered: 0.254},
+			"TestDFS  300 schedules (~25% of the space)  100/s  3s",
+		},
 		{ // past the budget, while the last schedule ends
 			driver.TestProgress{Test: "TestBaz", Schedules: 7, PerSecond: 1, Elapsed: 11 * time.Second, Budget: 10 * time.Second},
 			"TestBaz  7 schedules  1/s  0s of 10s left",
@@ -60,12 +64,12 @@ func TestJSONProgressThrottled(t *testing.T) {
 	a.Schedules = 20
 	j.Update(a) // within a second of TestA's last event: dropped
 	now = now.Add(500 * time.Millisecond)
-	a.Schedules = 30
+	a.Schedules, a.Covered = 30, 0.12345
 	j.Update(a)
 	j.Clear()
 	want := `{"Time":"2026-01-02T03:04:05Z","Action":"progress","Package":"example.com/m","Test":"TestA","Schedules":10,"PerSecond":33.3,"Elapsed":0.3,"Budget":2}
 {"Time":"2026-01-02T03:04:05.5Z","Action":"progress","Package":"example.com/m","Test":"TestB","Schedules":1,"PerSecond":2,"Elapsed":0.5}
-{"Time":"2026-01-02T03:04:06Z","Action":"progress","Package":"example.com/m","Test":"TestA","Schedules":30,"PerSecond":33.3,"Elapsed":0.3,"Budget":2}
+{"Time":"2026-01-02T03:04:06Z","Action":"progress","Package":"example.com/m","Test":"TestA","Schedules":30,"PerSecond":33.3,"Elapsed":0.3,"Budget":2,"Covered":0.123}
 `
 	if out.String() != want {
 		t.Errorf("events:\n%s\nwant:\n%s", out.String(), want)

@@ -138,7 +138,8 @@ error, redrawn in place, such as
 
 	TestFoo  1234 schedules  410/s  12s of 1m0s left
 
-(the test, its schedules so far, summed over -workers, their rate, and the
+(the test, its schedules so far, summed over -workers, with dfs an
+estimate of the share of its space they covered, their rate, and the
 time left in -budget, or the time spent without one); it is cleared
 before any other output, so the output and the summary line are as
 without it. It is not shown with -v, nor when standard error is not a
@@ -150,7 +151,7 @@ output, at most one per test per second:
 	 "Budget":60}
 
 (Elapsed and Budget in seconds; Budget when -budget is given,
-MaxSchedules when -schedules is).
+MaxSchedules when -schedules is, Covered, a fraction, with dfs).
 
 Environment:
 	INTERLEAVE_CACHE   the cache directory (default: user cache dir/interleave)

@@ -24,6 +24,9 @@ type TestProgress struct {
 	// budget of schedules (0: the default).
 	Budget       time.Duration
 	MaxSchedules int
+	// Covered estimates the fraction of the strategy's space covered,
+	// for a strategy that can tell (dfs); else 0.
+	Covered float64
 }
 
 // ProgressSink shows the progress of the explorations while go test runs.
@@ -103,6 +106,7 @@ func (t *progressTail) sum(k [2]string) TestProgress {
 		p.Elapsed = max(p.Elapsed, time.Duration(r.Elapsed))
 		p.Budget = max(p.Budget, time.Duration(r.Budget))
 		p.MaxSchedules = max(p.MaxSchedules, r.MaxSchedules)
+		p.Covered = max(p.Covered, r.Covered) // a strategy that estimates it runs in one process
 	}
 	if p.Elapsed > 0 {
 		p.PerSecond = float64(p.Schedules) / p.Elapsed.Seconds()

@@ -335,6 +335,9 @@ type Progress struct {
 	// MaxSchedules its budget of schedules (0: the default).
 	Budget       Duration `json:"budget,omitempty"`
 	MaxSchedules int      `json:"max_schedules,omitempty"`
+	// Covered estimates the fraction of the strategy's space that the
+	// schedules covered, for a strategy that can tell (dfs); else 0.
+	Covered float64 `json:"covered,omitempty"`
 }
 
 // AppendProgress appends p as one JSON line to the file at path.
