@@ -59,6 +59,11 @@ type Options struct {
 	// more), for an exploration split between processes (random and pct
 	// only; see sched.Config.Next).
 	Next func() int
+	// Progress, when set, is called between schedules, at most every
+	// 200ms, with the number of schedules run so far, the time spent and,
+	// for a strategy that can estimate it (dfs), the fraction of its
+	// space covered (else 0).
+	Progress func(schedules int, elapsed time.Duration, covered float64)
 
 	// Preemptions is the bound of strategy pcb (default 2).
 	Preemptions int
@@ -186,6 +191,16 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
 		Next:           opts.Next,
+	}
+	if opts.Progress != nil {
+		est, _ := st.(strategy.Estimator)
+		scfg.Progress = func(n int, elapsed time.Duration) {
+			covered := 0.0
+			if est != nil {
+				covered = est.Covered()
+			}
+			opts.Progress(n, elapsed, covered)
+		}
 	}
 	res := sched.Explore(scfg, randomized(opts, body))
 	rep := &Report{

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -72,6 +73,9 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		MaxObjects:    cfg.MaxObjects,
 		MaxChoices:    cfg.MaxChoices,
 		Input:         input,
+	}
+	if cfg.Progress != "" {
+		opts.Progress = progressWriter(t.Name(), cfg)
 	}
 	switch cfg.Strategy {
 	case "replay":
@@ -449,4 +453,23 @@ func scheduleFor(t *testing.T, path, doing string) *wire.Schedule {
 		t.Skipf("interleave: %s %s", doing, s.Test)
 	}
 	return s
+}
+
+// progressWriter returns the Options.Progress of test name under cfg: it
+// appends a wire.Progress line to cfg.Progress. Progress is only shown,
+// so a line that cannot be written is dropped and the exploration goes
+// on.
+func progressWriter(name string, cfg wire.Config) func(int, time.Duration, float64) {
+	pkg := cfg.Package
+	if bi, ok := debug.ReadBuildInfo(); ok && pkg == "" {
+		pkg = strings.TrimSuffix(bi.Path, ".test") // go test names the binary's build after the package
+	}
+	p := wire.Progress{
+		Package: pkg, Test: name, Process: os.Getpid(),
+		Budget: cfg.Budget, MaxSchedules: cfg.Schedules,
+	}
+	return func(schedules int, elapsed time.Duration, covered float64) {
+		p.Schedules, p.Elapsed, p.Covered = schedules, wire.Duration(elapsed), covered
+		wire.AppendProgress(cfg.Progress, p)
+	}
 }

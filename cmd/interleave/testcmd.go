@@ -157,6 +157,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Workers:       workers,
 		Shard:         shard,
 	}
+	opts.Progress = progressSink(common.goFlags, stdout, stderr)
 	out, err := driver.Test(ctx, opts)
 	keepSignatures(out, stderr)
 	return finish(out, err, stderr)

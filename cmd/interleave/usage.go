@@ -133,6 +133,26 @@ profile flags, -C, and the build flags (-gcflags, -ldflags, -mod, -p, -x,
 cannot be given. -race is interleave's detector; go's race detector is not
 used.
 
+Progress: while a test explores, a terminal shows one line on standard
+error, redrawn in place, such as
+
+	TestFoo  1234 schedules  410/s  12s of 1m0s left
+
+(the test, its schedules so far, summed over -workers, with dfs an
+estimate of the share of its space they covered, their rate, and the
+time left in -budget, or the time spent without one); it is cleared
+before any other output, so the output and the summary line are as
+without it. It is not shown with -v, nor when standard error is not a
+terminal. With -json, progress events join go test's events on standard
+output, at most one per test per second:
+
+	{"Time":"...","Action":"progress","Package":"example.com/m",
+	 "Test":"TestFoo","Schedules":1234,"PerSecond":410.2,"Elapsed":48.1,
+	 "Budget":60}
+
+(Elapsed and Budget in seconds; Budget when -budget is given,
+MaxSchedules when -schedules is, Covered, a fraction, with dfs).
+
 Environment:
 	INTERLEAVE_CACHE   the cache directory (default: user cache dir/interleave)
 	INTERLEAVE_TIMING  1 prints the time of each step (setup, list,

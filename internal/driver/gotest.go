@@ -36,6 +36,7 @@ type markerWriter struct {
 	found   *bool
 	results *bool
 	lines   func([]byte) // observes every complete line, if set
+	clear   func()       // called before the output is written, if set
 }
 
 func (m *markerWriter) Write(p []byte) (int, error) {
@@ -53,6 +54,9 @@ func (m *markerWriter) Write(p []byte) (int, error) {
 	if len(m.partial) > 1<<16 { // a huge line: scan and forget it
 		m.scan(m.partial)
 		m.partial = m.partial[:0]
+	}
+	if m.clear != nil {
+		m.clear()
 	}
 	return m.w.Write(p)
 }
@@ -81,8 +85,10 @@ type goTestRun struct {
 
 // runGoTest runs "go test args..." in dir, copying its output to stdout and
 // stderr as it comes.
-// Each line of standard output is also passed to lines, if not nil.
-func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stderr io.Writer, lines func([]byte)) (*goTestRun, error) {
+// Each line of standard output is also passed to lines, if not nil. When
+// progress is not nil, the progress it reads is shown between lines of
+// output, and cleared before any output and at the end.
+func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stderr io.Writer, lines func([]byte), progress *progressTail) (*goTestRun, error) {
 	run := &goTestRun{}
 	var mu sync.Mutex
 	var results bool
@@ -93,8 +99,37 @@ func runGoTest(ctx context.Context, dir string, env, args []string, stdout, stde
 	// and print what it has, as it does on ^C.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
-	cmd.Stdout = &markerWriter{w: stdout, mu: &mu, found: &run.BuildFailed, results: &results, lines: lines}
-	cmd.Stderr = &markerWriter{w: stderr, mu: &mu, found: &run.BuildFailed, results: &results}
+	out := &markerWriter{w: stdout, mu: &mu, found: &run.BuildFailed, results: &results, lines: lines}
+	errw := &markerWriter{w: stderr, mu: &mu, found: &run.BuildFailed, results: &results}
+	cmd.Stdout, cmd.Stderr = out, errw
+	if progress != nil {
+		out.clear, errw.clear = progress.sink.Clear, progress.sink.Clear
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			ticker := time.NewTicker(progressPoll)
+			defer ticker.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-ticker.C:
+				}
+				progress.read()
+				mu.Lock()
+				if len(out.partial) == 0 && len(errw.partial) == 0 { // between lines
+					progress.show()
+				}
+				mu.Unlock()
+			}
+		}()
+		defer func() {
+			close(stop)
+			<-done
+			progress.sink.Clear()
+		}()
+	}
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {

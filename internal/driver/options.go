@@ -46,4 +46,7 @@ type Options struct {
 	// Stdout and Stderr receive go test's output and the driver's messages
 	// (default os.Stdout and os.Stderr).
 	Stdout, Stderr io.Writer
+	// Progress, when set, shows how the explorations go while go test
+	// runs (Test only).
+	Progress ProgressSink
 }

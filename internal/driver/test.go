@@ -68,7 +68,12 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	}
 
 	attr := newAttributor()
-	run, err := runGoTest(ctx, o.Dir, append(ws.env, wire.ConfigEnv+"="+cfg.Encode()), args, o.Stdout, o.Stderr, attr.line)
+	var progress *progressTail
+	if o.Progress != nil {
+		cfg.Progress = filepath.Join(ws.tmp, "progress.jsonl")
+		progress = newProgressTail(cfg.Progress, o.Progress)
+	}
+	run, err := runGoTest(ctx, o.Dir, append(ws.env, wire.ConfigEnv+"="+cfg.Encode()), args, o.Stdout, o.Stderr, attr.line, progress)
 	if err != nil {
 		return nil, err
 	}

@@ -114,6 +114,10 @@ type Config struct {
 	// explore one test: the directory through which they share out its
 	// schedules.
 	Worker string `json:"worker,omitempty"`
+	// Progress, when set, is a file to which every process exploring a
+	// test appends a Progress line now and then (at most every 200ms),
+	// so that the driver can show how a long exploration is going.
+	Progress string `json:"progress,omitempty"`
 }
 
 // ParseShard parses a shard "K/N" with 0 <= K < N; "" is 0/1.
@@ -273,13 +277,22 @@ type Prediction struct {
 
 // AppendResult appends r as one JSON line to the file at path.
 func AppendResult(path string, r Result) error {
-	b, err := json.Marshal(r)
+	if err := appendLine(path, r); err != nil {
+		return fmt.Errorf("interleave: results: %w", err)
+	}
+	return nil
+}
+
+// appendLine appends v as one JSON line to the file at path, in one
+// write, so that lines appended by several processes do not mix.
+func appendLine(path string, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return fmt.Errorf("interleave: results: %w", err)
+		return err
 	}
 	_, err = f.Write(append(b, '\n'))
 	if cerr := f.Close(); err == nil {
@@ -304,6 +317,52 @@ func ReadResults(path string) ([]Result, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// Progress is a record of how far one process got in exploring a test,
+// appended now and then to Config.Progress. The processes sharing a test
+// (-workers) each write their own; the driver sums them.
+type Progress struct {
+	Package string `json:"package,omitempty"`
+	Test    string `json:"test"`
+	// Process identifies the writing process (its pid).
+	Process int `json:"process"`
+	// Schedules is the number of schedules this process ran so far.
+	Schedules int `json:"schedules"`
+	// Elapsed is how long this process has explored the test.
+	Elapsed Duration `json:"elapsed"`
+	// Budget is the wall-clock budget of the test (0: none) and
+	// MaxSchedules its budget of schedules (0: the default).
+	Budget       Duration `json:"budget,omitempty"`
+	MaxSchedules int      `json:"max_schedules,omitempty"`
+	// Covered estimates the fraction of the strategy's space that the
+	// schedules covered, for a strategy that can tell (dfs); else 0.
+	Covered float64 `json:"covered,omitempty"`
+}
+
+// AppendProgress appends p as one JSON line to the file at path.
+func AppendProgress(path string, p Progress) error {
+	if err := appendLine(path, p); err != nil {
+		return fmt.Errorf("interleave: progress: %w", err)
+	}
+	return nil
+}
+
+// ReadProgress decodes the complete Progress lines of b and returns
+// them with the number of bytes they take: a line still being written
+// (no newline yet) is left for a later read.
+func ReadProgress(b []byte) ([]Progress, int, error) {
+	end := bytes.LastIndexByte(b, '\n') + 1
+	var out []Progress
+	dec := json.NewDecoder(bytes.NewReader(b[:end]))
+	for dec.More() {
+		var p Progress
+		if err := dec.Decode(&p); err != nil {
+			return out, end, fmt.Errorf("progress: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, end, nil
 }
 
 // ScheduleFormat and ScheduleVersion identify schedule files.

@@ -52,3 +52,26 @@ func TestResults(t *testing.T) {
 		t.Error("corrupt results accepted")
 	}
 }
+
+func TestProgressLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "progress.jsonl")
+	a := Progress{Test: "TestA", Process: 7, Schedules: 40, Elapsed: Duration(time.Second), Budget: Duration(time.Minute)}
+	b := Progress{Package: "p", Test: "TestB", Process: 8, Schedules: 3, MaxSchedules: 100}
+	for _, p := range []Progress{a, b} {
+		if err := AppendProgress(path, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	partial := append(data, `{"test":"TestC","sched`...) // a line still being written
+	got, n, err := ReadProgress(partial)
+	if err != nil || n != len(data) || !reflect.DeepEqual(got, []Progress{a, b}) {
+		t.Fatalf("got %+v, %d, %v; want both records and %d bytes", got, n, err, len(data))
+	}
+	if got, n, err := ReadProgress(partial[n:]); err != nil || n != 0 || len(got) != 0 {
+		t.Errorf("the partial line alone gave %+v, %d, %v; want nothing", got, n, err)
+	}
+}

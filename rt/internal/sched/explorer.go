@@ -50,7 +50,16 @@ type Config struct {
 	// numbers count from 1 (FirstIteration is ignored). A strategy that
 	// must calibrate sees schedule 1 run first, whoever owns it.
 	Next func() int
+	// Progress, when set, is called between schedules at most every
+	// ProgressEvery with the number of schedules run and the time spent
+	// so far, so that a long exploration can show how it is going.
+	Progress func(schedules int, elapsed time.Duration)
 }
+
+// ProgressEvery is the least time between two calls of Config.Progress:
+// one clock read per schedule decides, the schedules between calls cost
+// nothing more.
+const ProgressEvery = 200 * time.Millisecond
 
 // Result is the outcome of an exploration.
 type Result struct {
@@ -121,7 +130,14 @@ func Explore(cfg Config, body func()) *Result {
 	}
 	ind, split := x.strat.(strategy.Independent)
 	split = split && cfg.Next != nil
+	reported := start // when Progress was last called
 	for r.Iterations < cfg.Schedules {
+		if cfg.Progress != nil && r.Iterations > 0 {
+			if now := time.Now(); now.Sub(reported) >= ProgressEvery {
+				reported = now
+				cfg.Progress(r.Iterations, now.Sub(start))
+			}
+		}
 		if cfg.Budget > 0 && time.Since(start) > cfg.Budget {
 			break
 		}

@@ -93,3 +93,20 @@ func (s *DFS) Indexed() {}
 
 // Complete implements Exhaustive.
 func (s *DFS) Complete() bool { return s.done && !s.cut }
+
+// Covered implements Estimator: between iterations the stack is the path
+// of the last leaf run; the subtrees left of it and that leaf are done.
+func (s *DFS) Covered() float64 {
+	switch {
+	case s.done:
+		return 1
+	case !s.started:
+		return 0
+	}
+	covered, w := 0.0, 1.0
+	for _, f := range s.stack {
+		w /= float64(f.n)
+		covered += float64(f.chosen) * w
+	}
+	return covered + w
+}

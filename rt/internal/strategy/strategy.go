@@ -139,6 +139,15 @@ type Exhaustive interface {
 	Complete() bool
 }
 
+// Estimator is implemented by systematic strategies that can estimate how
+// much of their space they covered.
+type Estimator interface {
+	// Covered estimates the fraction (0 to 1) of the space that the
+	// iterations run so far covered, weighing the options of every choice
+	// point alike. It is called between iterations.
+	Covered() float64
+}
+
 // Independent is implemented by strategies whose schedules do not depend
 // on one another: schedule i (numbered from 1) is a function of the seed,
 // i and the program alone, so that any process can run any schedule and

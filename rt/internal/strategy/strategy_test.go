@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -18,6 +19,7 @@ func point(kind Kind, index int, gs ...int32) *Point {
 func TestDFSEnumeratesEveryLeafOnce(t *testing.T) {
 	s := NewDFS(0)
 	seen := map[string]bool{}
+	covered := s.Covered()
 	for s.Begin() {
 		var path []int
 		for i, n := range []int{2, 3, 2} {
@@ -33,6 +35,11 @@ func TestDFSEnumeratesEveryLeafOnce(t *testing.T) {
 		}
 		seen[key] = true
 		s.End(Outcome{})
+		// Every leaf weighs 1/12 here: the estimate is exact.
+		if c := s.Covered(); c <= covered || math.Abs(c-float64(len(seen))/12) > 1e-9 {
+			t.Errorf("after %d leaves: covered %v, after %v before", len(seen), c, covered)
+		}
+		covered = s.Covered()
 		if len(seen) > 100 {
 			t.Fatal("DFS does not terminate")
 		}
