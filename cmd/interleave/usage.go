@@ -119,7 +119,7 @@ Exploration flags:
 	-instrument S     what is instrumented: all (default), every module of
 	                  the build list (the main module, its dependencies,
 	                  replaced and vendored modules) but the standard
-	                  library; main, the main module only; or a comma-
+	                  library and go.uber.org/goleak; main, the main module only; or a comma-
 	                  separated list of package patterns or module paths
 	                  (golang.org/x/sync/...) instrumented besides the main
 	                  module. Replay a schedule with the same value.

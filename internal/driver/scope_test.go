@@ -28,6 +28,12 @@ func TestParseScope(t *testing.T) {
 			t.Errorf("-instrument=%s selects %s: %v, want %v", tc.flag, dep.PkgPath, got, tc.want)
 		}
 	}
+	goleak := &packages.Package{PkgPath: "go.uber.org/goleak/internal/stack", Module: &packages.Module{Path: "go.uber.org/goleak"}}
+	for _, flag := range []string{"all", "go.uber.org/..."} {
+		if s, _ := ParseScope(flag); s.includesDep(goleak) {
+			t.Errorf("-instrument=%s selects %s, which inspects the process and is never instrumented", flag, goleak.PkgPath)
+		}
+	}
 	for _, bad := range []string{",", "main,golang.org/x/sync", "a b"} {
 		if _, err := ParseScope(bad); err == nil {
 			t.Errorf("ParseScope(%q) accepted", bad)
