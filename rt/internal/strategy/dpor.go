@@ -5,12 +5,15 @@ import "interleave.dev/rt/internal/event"
 // DPOR is stateless dynamic partial-order reduction with sleep sets
 // (Flanagan and Godefroid, "Dynamic partial-order reduction for model
 // checking software", POPL 2005: the algorithm of figure 4 with the sleep
-// sets of section 5). Like DFS it runs one execution per iteration and
-// backtracks, but at a choice point it explores another goroutine only
-// when the execution showed a race that needs it: a transition j and the
-// next step of a goroutine p that conflict (event.Conflicts) and are not
-// ordered by happens-before. Then p is added to the backtrack set of the
-// choice point before j if p could run there, and every option otherwise.
+// sets of section 5) and source sets (Abdulla et al., "Optimal dynamic
+// partial order reduction", POPL 2014, section 4). Like DFS it runs one
+// execution per iteration and backtracks, but at a choice point it
+// explores another goroutine only when the execution showed a race that
+// needs it: a transition j and the next step of a goroutine p that
+// conflict (event.Conflicts) and are not ordered by happens-before. Then
+// the choice point before j gets one initial of what follows j
+// independently of it and then p's step, unless it has one already (p
+// itself if p could run there), and every option if none could.
 // At least one execution of every Mazurkiewicz trace (executions that
 // differ only in the order of independent transitions) runs; sleep sets
 // cut most of the executions of a trace already explored short (they run
@@ -316,27 +319,43 @@ func (s *DPOR) Woke(g int32) {
 }
 
 // race makes transition j and goroutine g's next step run the other way
-// round in a later execution: g goes into the backtrack set of the choice
-// point before j, or every option if g cannot run there (FG05, figure 4).
-// Without a choice point before j only the goroutine that ran j could run
-// there: nothing to add.
+// round in a later execution. FG05 (figure 4) puts g into the backtrack
+// set of the choice point before j, or every option when g cannot run
+// there. With source sets (Abdulla et al. 2014, section 4, Algorithm 1)
+// any initial of notdep(j).g will do, and none is needed when one is in
+// the backtrack set already: the executions that start with it reverse
+// the race too. g is preferred when it is an initial. Without a choice
+// point before j only the goroutine that ran j could run there: nothing
+// to add.
 //
-// A g that sleeps at that point cannot run there either (Begin never
-// takes a sleeping option), so it gets the same fallback. Adding g alone
-// leaves the reversal to the earlier execution in which g ran first, and
-// that is not enough: lastzero(3) (docs/systematic.md) lost the outcome
-// in which thread 0 reads arr[1] before thread 1 writes it.
+// An initial that sleeps at that point does not count (Begin never takes
+// a sleeping option): counting it, or adding a sleeping g alone as FG05
+// would, leaves the reversal to the earlier execution in which it ran
+// first, and that is not enough: lastzero(3) (docs/systematic.md) lost
+// the outcome in which thread 0 reads arr[1] before thread 1 writes it.
+// When no initial can run there, every option becomes a backtrack point.
 func (s *DPOR) race(j int32, g int32) {
 	d := s.h.tr[j].node
 	if d < 0 {
 		return
 	}
 	n := &s.nodes[d]
+	init := s.h.initials(j, g)
+	pick := -1
 	for k, o := range n.gs {
-		if o == g && !asleep(n.sleep, g) {
-			n.backtrack[k] = true
+		if !init[o] || asleep(n.sleep, o) {
+			continue
+		}
+		if n.backtrack[k] {
 			return
 		}
+		if pick < 0 || o == g {
+			pick = k
+		}
+	}
+	if pick >= 0 {
+		n.backtrack[pick] = true
+		return
 	}
 	for k := range n.backtrack {
 		n.backtrack[k] = true

@@ -137,6 +137,54 @@ func (h *hb) lastRace(e event.Event) int32 {
 	return best
 }
 
+// initials returns the goroutines that can start v = notdep(j).p: the
+// transitions after j that do not happen after it, followed by the next
+// step of goroutine p (Abdulla et al., "Optimal dynamic partial order
+// reduction", POPL 2014, section 4: the initials I_[E'](v), E' being the
+// execution before j). A goroutine is an initial when its first
+// transition in v (p's next step, if p has none there) happens after no
+// other transition of v (nor after j, for p's step). The transitions of v of one goroutine follow its
+// first one in v (what happens after j stays after it), so a transition
+// has a predecessor in v exactly when its clock reaches the first
+// transition in v of another goroutine.
+func (h *hb) initials(j int32, p int32) map[int32]bool {
+	tj := &h.tr[j]
+	first := map[int32]uint32{} // goroutine -> number of its first transition in v
+	init := map[int32]bool{}
+	after := func(vc []uint32) bool { // vc reaches a transition of v
+		for q, li := range first {
+			if int(q) < len(vc) && vc[q] >= li {
+				return true
+			}
+		}
+		return false
+	}
+	for k := j + 1; k < int32(len(h.tr)); k++ {
+		t := &h.tr[k]
+		if int(tj.g) < len(t.vc) && t.vc[tj.g] >= tj.li {
+			continue // happens after j
+		}
+		if _, ok := first[t.g]; ok {
+			continue
+		}
+		if !after(t.vc) {
+			init[t.g] = true
+		}
+		first[t.g] = t.li
+	}
+	if _, ok := first[p]; !ok {
+		th := &h.ths[p]
+		vc := th.vc
+		if th.wakeBy >= 0 {
+			vc = join(append([]uint32(nil), vc...), h.tr[th.wakeBy].vc)
+		}
+		if !after(vc) && !(int(tj.g) < len(vc) && vc[tj.g] >= tj.li) {
+			init[p] = true
+		}
+	}
+	return init
+}
+
 // dominates reports whether transition j conflicts with every event of
 // another goroutine on obj: it changes obj (and is not a read-lock, which
 // commutes with read-locks).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"interleave.dev/rt/internal/event"
 )
 
 func point(kind Kind, index int, gs ...int32) *Point {
@@ -138,5 +140,37 @@ func TestPCTChangePointsPreempt(t *testing.T) {
 	}
 	if switched < 100 {
 		t.Errorf("only %d of 200 iterations had a preemption", switched)
+	}
+}
+
+// TestInitials: the initials of notdep(j).p are the goroutines whose
+// first transition after j neither happens after j nor after another
+// transition of that suffix (Abdulla et al. 2014, section 4).
+func TestInitials(t *testing.T) {
+	h := newHB(false, 100)
+	h.reset()
+	for i, e := range []event.Event{
+		{G: 1, Op: event.OpWrite, Obj: 1, Site: 1}, // j
+		{G: 2, Op: event.OpWrite, Obj: 2, Site: 2}, // independent of j: an initial
+		{G: 3, Op: event.OpRead, Obj: 2, Site: 3},  // after g2's write: not one
+		{G: 4, Op: event.OpRead, Obj: 1, Site: 4},  // after j: not in the suffix
+	} {
+		if k, _, _ := h.executed(e, -1); k != int32(i) {
+			t.Fatalf("event %d is transition %d", i, k)
+		}
+		h.cut()
+	}
+	h.pending(event.Event{G: 5, Op: event.OpRead, Obj: 1, Site: 5})
+	for _, tc := range []struct {
+		p    int32
+		want string
+	}{
+		{5, "map[2:true 5:true]"}, // g5 has no transition in the suffix: its step is first
+		{3, "map[2:true]"},        // g3's transition in the suffix follows g2's
+		{4, "map[2:true]"},        // g4's happens after j
+	} {
+		if got := fmt.Sprint(h.initials(0, tc.p)); got != tc.want {
+			t.Errorf("initials(j, g%d) = %s, want %s", tc.p, got, tc.want)
+		}
 	}
 }
