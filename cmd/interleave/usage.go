@@ -139,8 +139,9 @@ error, redrawn in place, such as
 	TestFoo  1234 schedules  410/s  12s of 1m0s left
 
 (the test, its schedules so far, summed over -workers, with dfs an
-estimate of the share of its space they covered, their rate, and the
-time left in -budget, or the time spent without one); it is cleared
+estimate of the share of its space they covered, their rate over the
+last 5 seconds, and the time left in -budget, or the time spent without
+one); it is cleared
 before any other output, so the output and the summary line are as
 without it. It is not shown with -v, nor when standard error is not a
 terminal. With -json, progress events join go test's events on standard

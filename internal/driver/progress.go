@@ -15,7 +15,9 @@ type TestProgress struct {
 	Package string
 	Test    string
 	// Schedules is the number of schedules run so far, and PerSecond
-	// their rate since the test began.
+	// their rate over the last rateWindow of the exploration (since it
+	// began, in its first second), so that a test that slows down shows
+	// it.
 	Schedules int
 	PerSecond float64
 	// Elapsed is how long the test has been explored.
@@ -51,10 +53,25 @@ type progressTail struct {
 	partial []byte
 	tests   map[[2]string]map[int]wire.Progress // (package, test) -> process -> latest
 	changed [][2]string                         // tests with records not shown yet, in order
+	recent  map[[2]string][]rateSample          // the test's sums over the last rateWindow, oldest first
+}
+
+// rateWindow is the span over which the rate of schedules is measured;
+// maxRateSamples bounds the samples kept per test (records come at most
+// every 200ms per process).
+const (
+	rateWindow     = 5 * time.Second
+	maxRateSamples = 256
+)
+
+// rateSample is the schedules of a test summed at an elapsed time.
+type rateSample struct {
+	elapsed   time.Duration
+	schedules int
 }
 
 func newProgressTail(path string, sink ProgressSink) *progressTail {
-	return &progressTail{path: path, sink: sink, tests: map[[2]string]map[int]wire.Progress{}}
+	return &progressTail{path: path, sink: sink, tests: map[[2]string]map[int]wire.Progress{}, recent: map[[2]string][]rateSample{}}
 }
 
 // read takes in the records appended since the last read. The file is
@@ -111,5 +128,27 @@ func (t *progressTail) sum(k [2]string) TestProgress {
 	if p.Elapsed > 0 {
 		p.PerSecond = float64(p.Schedules) / p.Elapsed.Seconds()
 	}
+	p.PerSecond = t.recentRate(k, p)
 	return p
+}
+
+// recentRate records p's sum among the recent samples of test k and
+// returns the rate of schedules since the newest sample at least
+// rateWindow older than it (the oldest one kept, before that), or p's
+// rate since the test began when the samples span less than a second.
+func (t *progressTail) recentRate(k [2]string, p TestProgress) float64 {
+	z := t.recent[k]
+	if n := len(z); n == 0 || p.Elapsed > z[n-1].elapsed {
+		z = append(z, rateSample{p.Elapsed, p.Schedules})
+	}
+	drop := 0
+	for drop+1 < len(z) && (z[drop+1].elapsed <= p.Elapsed-rateWindow || len(z)-drop > maxRateSamples) {
+		drop++
+	}
+	z = append(z[:0], z[drop:]...)
+	t.recent[k] = z
+	if span := p.Elapsed - z[0].elapsed; span >= time.Second {
+		return float64(p.Schedules-z[0].schedules) / span.Seconds()
+	}
+	return p.PerSecond
 }

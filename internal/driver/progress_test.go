@@ -53,7 +53,8 @@ func TestProgressTailSumsProcesses(t *testing.T) {
 	}
 	tail.read()
 	tail.show()
-	want = TestProgress{Test: "TestA", Schedules: 600, PerSecond: 150, Elapsed: 4 * time.Second, Budget: time.Minute}
+	// The rate is the recent one: 200 schedules in the last 2 seconds.
+	want = TestProgress{Test: "TestA", Schedules: 600, PerSecond: 100, Elapsed: 4 * time.Second, Budget: time.Minute}
 	if len(sink.shown) != 2 || !reflect.DeepEqual(sink.shown[1], want) {
 		t.Fatalf("shown %+v, want %+v last", sink.shown, want)
 	}
@@ -61,5 +62,30 @@ func TestProgressTailSumsProcesses(t *testing.T) {
 	tail.show()
 	if len(sink.shown) != 2 {
 		t.Errorf("shown again without a new record: %+v", sink.shown)
+	}
+}
+
+// The rate shown is over the last rateWindow: an exploration that slows
+// down shows its new rate, not the average since it began.
+func TestProgressRateIsRecent(t *testing.T) {
+	tail := newProgressTail("", &recordSink{})
+	k := [2]string{"", "TestA"}
+	var rate float64
+	for sec := 1; sec <= 20; sec++ {
+		n := 1000 * min(sec, 10) // 1000/s for 10s, then 0/s
+		if sec > 10 {
+			n += 10 * (sec - 10) // then 10/s
+		}
+		tail.tests[k] = map[int]wire.Progress{1: {Test: "TestA", Process: 1, Schedules: n, Elapsed: wire.Duration(time.Duration(sec) * time.Second)}}
+		rate = tail.sum(k).PerSecond
+		if sec == 10 && rate != 1000 {
+			t.Errorf("after 10s at 1000/s: rate %v", rate)
+		}
+	}
+	if rate != 10 {
+		t.Errorf("after 10s at 10/s: rate %v, want 10 (the average since the start is %v)", rate, 10100.0/20)
+	}
+	if z := tail.recent[k]; len(z) > int(rateWindow/time.Second)+1 {
+		t.Errorf("%d samples kept for a %v window", len(z), rateWindow)
 	}
 }
