@@ -15,7 +15,8 @@ import (
 // Bug kernels written against the rt API directly, each with a fixed twin
 // on which nothing may ever be reported. Every buggy kernel must be found
 // by random and by PCT within kernelBudget schedules, with each of several
-// seeds, and every finding must replay to the same finding and event hash.
+// seeds (and by coverage, random with Stoller's coverage heuristic), and
+// every finding must replay to the same finding and event hash.
 
 const kernelBudget = 2000
 
@@ -369,7 +370,7 @@ func negativeWG(fixed bool) func() {
 
 func TestKernelsFound(t *testing.T) {
 	for _, k := range kernels {
-		for _, strat := range []string{"random", "pct"} {
+		for _, strat := range []string{"random", "coverage", "pct"} {
 			for seed := int64(1); seed <= 3; seed++ {
 				rep, err := rt.Explore(k.name, rt.Options{Strategy: strat, Seed: seed, Schedules: kernelBudget, MaxSteps: 2000, ScheduleDir: t.TempDir()}, k.buggy)
 				if err != nil {
@@ -388,7 +389,7 @@ func TestKernelsFound(t *testing.T) {
 
 func TestKernelsFixedTwinsClean(t *testing.T) {
 	for _, k := range kernels {
-		for _, strat := range []string{"random", "pct", "dfs"} {
+		for _, strat := range []string{"random", "coverage", "pct", "dfs"} {
 			rep, err := rt.Explore(k.name+"Fixed", rt.Options{Strategy: strat, Schedules: kernelBudget, MaxSteps: 2000, ScheduleDir: "-"}, k.fixed)
 			if err != nil {
 				t.Fatal(err)

@@ -107,9 +107,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch strategy {
-	case "random", "pct", "dfs", "dpor", "pcb", "active":
+	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "active":
 	default:
-		return usageError(stderr, "interleave test: -strategy %q: want random, pct, dfs, dpor, pcb or active", strategy)
+		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb or active", strategy)
 	}
 	if timers != "stall" && timers != "eager" && timers != "idle" {
 		return usageError(stderr, "interleave test: -timers %q: want stall, eager or idle", timers)

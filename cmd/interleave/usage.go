@@ -50,8 +50,11 @@ dependency (a semaphore, a worker pool, a mock clock) is explored and
 controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
-	-strategy S       random, pct, dfs, dpor, pcb or active (default
-	                  random); dfs, dpor and pcb are systematic and say when
+	-strategy S       random, coverage, pct, dfs, dpor, pcb or active
+	                  (default random); coverage is random that prefers
+	                  a context switch between two sites no schedule
+	                  made yet (one process: it does not split between
+	                  -workers); dfs, dpor and pcb are systematic and say when
 	                  they covered the whole space: dfs every schedule, dpor
 	                  one schedule per class of equivalent ones (those
 	                  that order every pair of conflicting operations

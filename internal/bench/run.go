@@ -57,7 +57,7 @@ type Config struct {
 // DefaultConfig returns the default plan.
 func DefaultConfig() Config {
 	return Config{
-		Strategies: []string{Native, "random", "pct", "dfs", "dpor", "pcb"},
+		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb"},
 		Seeds:      5,
 		Schedules:  1000,
 		Budget:     60 * time.Second,
@@ -111,7 +111,7 @@ func (c Config) withDefaults() Config {
 // harness runs it with several seeds.
 func Randomized(strategy string) bool {
 	switch strategy {
-	case "random", "pct", "active":
+	case "random", "coverage", "pct", "active":
 		return true
 	}
 	return false
@@ -491,7 +491,7 @@ func splitBound(s string) (string, int) {
 
 // knownStrategies orders the strategies in reports: the stateless ones
 // first, then the systematic ones, then the guided ones.
-var knownStrategies = []string{Native, "random", "pct", "dfs", "dpor", "pcb", "hapset", "active", "regression", "mcr", "mpc"}
+var knownStrategies = []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "active", "regression", "mcr", "mpc"}
 
 func strategyIndex(s string) int {
 	s, _ = splitBound(s)

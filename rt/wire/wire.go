@@ -29,10 +29,10 @@ type Config struct {
 	// View, with strategy "replay", is where the replay writes the HTML
 	// page of the finding it reproduces ("interleave view").
 	View string `json:"view,omitempty"`
-	// Strategy names the search strategy: "random" (default), "pct", "dfs",
-	// "dpor", "pcb", "active" (active testing: predictions from a few
-	// observed runs, then one directed exploration each), "replay" or
-	// "regression".
+	// Strategy names the search strategy: "random" (default), "coverage",
+	// "pct", "dfs", "dpor", "pcb", "active" (active testing: predictions
+	// from a few observed runs, then one directed exploration each),
+	// "replay" or "regression".
 	Strategy string `json:"strategy,omitempty"`
 	// Schedules is the budget of iterations per test (default 1000).
 	Schedules int `json:"schedules,omitempty"`

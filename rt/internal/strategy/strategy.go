@@ -239,6 +239,8 @@ func New(c Config) (Strategy, error) {
 	switch c.Name {
 	case "", "random":
 		return NewRandom(c.Seed), nil
+	case "coverage":
+		return NewCoverage(c.Seed), nil
 	case "pct":
 		d := c.PCTDepth
 		if d <= 0 {
@@ -263,5 +265,5 @@ func New(c Config) (Strategy, error) {
 		}
 		return NewPCB(k, c.MaxDepth), nil
 	}
-	return nil, fmt.Errorf("unknown strategy %q (want random, pct, dfs, dpor, pcb or replay)", c.Name)
+	return nil, fmt.Errorf("unknown strategy %q (want random, coverage, pct, dfs, dpor, pcb or replay)", c.Name)
 }

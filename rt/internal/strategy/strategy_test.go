@@ -174,3 +174,39 @@ func TestInitials(t *testing.T) {
 		}
 	}
 }
+
+// Coverage prefers what no schedule did yet at a site: from goroutine 1
+// at site 10, going on and switching to sites 20 and 30 are each chosen
+// once before any choice repeats, and then it is random.
+func TestCoverageTriesNewSwitchesFirst(t *testing.T) {
+	s := NewCoverage(1)
+	p := &Point{Kind: Thread, Current: 1, Options: []Option{
+		{G: 1, Ev: event.Event{G: 1, Site: 10}},
+		{G: 2, Ev: event.Event{G: 2, Site: 20}},
+		{G: 3, Ev: event.Event{G: 3, Site: 30}},
+	}}
+	seen := map[int]bool{}
+	for i := 0; i < 3; i++ {
+		s.Begin()
+		k := s.Choose(p)
+		if seen[k] {
+			t.Fatalf("schedule %d chose option %d again, after %v: want one not chosen yet", i+1, k, seen)
+		}
+		seen[k] = true
+		s.End(Outcome{})
+	}
+	counts := make([]int, 3)
+	for i := 0; i < 300; i++ {
+		s.Begin()
+		counts[s.Choose(p)]++
+		s.End(Outcome{})
+	}
+	for k, c := range counts {
+		if c < 60 {
+			t.Errorf("everything covered, option %d chosen %d times in 300: want uniform (%v)", k, c, counts)
+		}
+	}
+	if s.Pairs() != 3 {
+		t.Errorf("%d pairs covered, want 3", s.Pairs())
+	}
+}
