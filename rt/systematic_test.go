@@ -360,6 +360,30 @@ func TestSystematicSoundness(t *testing.T) {
 	}
 }
 
+// TestSystematicSoundnessLarger: on textbook programs too large for dfs,
+// dpor covers its reduced space within 20000 executions and reaches every
+// outcome that 20000 random schedules reach.
+func TestSystematicSoundnessLarger(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20000 random schedules per program")
+	}
+	for _, p := range []textbook{lastZero(4), philosophers(4), readersWriters(2, 2), indexer(4, 2, 8)} {
+		t.Run(p.name, func(t *testing.T) {
+			dp := runSystematic(t, strategy.NewDPOR(0), p, 20000)
+			if !dp.exhausted || dp.finding != "" {
+				t.Fatalf("dpor: exhausted %v after %d, finding %q", dp.exhausted, dp.executions, dp.finding)
+			}
+			rnd := runSystematic(t, strategy.NewRandom(1), p, 20000)
+			t.Logf("dpor: %d executions, %d outcomes; random: %d outcomes", dp.executions, len(dp.outcomes), len(rnd.outcomes))
+			for _, o := range rnd.outcomes {
+				if !contains(dp.outcomes, o) {
+					t.Errorf("random reaches %q, dpor does not (dpor: %q)", o, dp.outcomes)
+				}
+			}
+		})
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

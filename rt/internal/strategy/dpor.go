@@ -322,18 +322,19 @@ func (s *DPOR) Woke(g int32) {
 // round in a later execution. FG05 (figure 4) puts g into the backtrack
 // set of the choice point before j, or every option when g cannot run
 // there. With source sets (Abdulla et al. 2014, section 4, Algorithm 1)
-// any initial of notdep(j).g will do, and none is needed when one is in
-// the backtrack set already: the executions that start with it reverse
-// the race too. g is preferred when it is an initial. Without a choice
-// point before j only the goroutine that ran j could run there: nothing
-// to add.
+// any initial of v = notdep(j).g will do: the executions that start with
+// it include one equivalent to the execution before j followed by v, in
+// which the race is reversed. So nothing is added when an initial is in
+// the backtrack set already, or sleeps there (its executions were
+// explored, section 5); else one initial is, g when it is one. Without a
+// choice point before j only the goroutine that ran j could run there:
+// nothing to add. When no initial is an option there (g blocked at that
+// point, say), every option becomes a backtrack point.
 //
-// An initial that sleeps at that point does not count (Begin never takes
-// a sleeping option): counting it, or adding a sleeping g alone as FG05
-// would, leaves the reversal to the earlier execution in which it ran
-// first, and that is not enough: lastzero(3) (docs/systematic.md) lost
-// the outcome in which thread 0 reads arr[1] before thread 1 writes it.
-// When no initial can run there, every option becomes a backtrack point.
+// FG05's rule, g alone even when g's steps after j depend on another
+// goroutine's, made dpor miss an outcome of lastzero(3)
+// (docs/systematic.md) once sleep sets skipped a sleeping g; the
+// initials are what reverses such a race.
 func (s *DPOR) race(j int32, g int32) {
 	d := s.h.tr[j].node
 	if d < 0 {
@@ -343,10 +344,10 @@ func (s *DPOR) race(j int32, g int32) {
 	init := s.h.initials(j, g)
 	pick := -1
 	for k, o := range n.gs {
-		if !init[o] || asleep(n.sleep, o) {
+		if !init[o] {
 			continue
 		}
-		if n.backtrack[k] {
+		if n.backtrack[k] || asleep(n.sleep, o) {
 			return
 		}
 		if pick < 0 || o == g {
