@@ -20,17 +20,21 @@ import (
 // footprints larger, which is conservative. With merge false, every event
 // is its own transition (used to count traces).
 type hb struct {
-	merge  bool
-	limit  int // transitions kept; past it the tracker is off
-	off    bool
-	tr     []htrans
-	ths    []hthread         // by goroutine id
-	byObj  map[int32][]int32 // transitions touching each object
-	global []int32           // transitions with a Global event
-	open   bool              // the last transition may still grow
-	cur    int32             // index of the executing transition (-1: none)
-	maxObj int32             // highest object id seen
-	parent map[int32]int32
+	merge bool
+	limit int // transitions kept; past it the tracker is off
+	off   bool
+	tr    []htrans
+	ths   []hthread         // by goroutine id
+	byObj map[int32][]int32 // transitions touching each object
+	byMod map[int32][]int32 // transitions modifying each object (a read conflicts with these only)
+	// gl1 is the last transition with a Global event, gl2 the last one of
+	// a goroutine other than gl1's (-1: none): the last global transition
+	// of a goroutine other than g is one of them.
+	gl1, gl2 int32
+	open     bool  // the last transition may still grow
+	cur      int32 // index of the executing transition (-1: none)
+	maxObj   int32 // highest object id seen
+	parent   map[int32]int32
 }
 
 type htrans struct {
@@ -39,6 +43,73 @@ type htrans struct {
 	fp   []event.Event
 	vc   []uint32
 	node int32 // the Thread choice point right before it, or -1
+	// A merged transition's footprint holds each operation on an object
+	// once (conflicts do not depend on the site). Past smallFootprint
+	// events, seen indexes it, objs summarizes it per object and global
+	// says whether an event of it is global, so that checking a later
+	// event against it costs O(1): a goroutine that runs alone for a
+	// million operations is one transition.
+	seen   map[uint64]struct{} // op<<32 | object
+	objs   map[int32]uint8     // object -> footRead | footMod | footRLock
+	global bool
+}
+
+// smallFootprint is the size up to which a footprint is scanned.
+const smallFootprint = 16
+
+// The kinds of operations a transition performs on an object.
+const (
+	footRead  uint8 = 1 << iota // operations that do not modify it
+	footMod                     // operations that modify it, but RLock
+	footRLock                   // RLock
+)
+
+// footKind is the kind of e, an event that is not global.
+func footKind(e event.Event) uint8 {
+	switch {
+	case e.Op == event.OpRLock:
+		return footRLock
+	case e.Op.Modifies():
+		return footMod
+	}
+	return footRead
+}
+
+func footKey(e event.Event) uint64 { return uint64(e.Op)<<32 | uint64(uint32(e.Obj)) }
+
+// has reports whether t's footprint holds an event like e (the same
+// operation on the same object).
+func (t *htrans) has(e event.Event) bool {
+	if t.seen != nil {
+		_, ok := t.seen[footKey(e)]
+		return ok
+	}
+	for _, f := range t.fp {
+		if f.Op == e.Op && f.Obj == e.Obj {
+			return true
+		}
+	}
+	return false
+}
+
+// index adds the footprint's events from k on to its index, building the
+// index once the footprint is past smallFootprint.
+func (t *htrans) index(k int) {
+	if t.seen == nil {
+		if len(t.fp) < smallFootprint {
+			return
+		}
+		t.seen, t.objs, k = map[uint64]struct{}{}, map[int32]uint8{}, 0
+	}
+	for _, f := range t.fp[k:] {
+		t.seen[footKey(f)] = struct{}{}
+		switch {
+		case f.Global():
+			t.global = true
+		case f.Obj != 0:
+			t.objs[f.Obj] |= footKind(f)
+		}
+	}
 }
 
 type hthread struct {
@@ -46,22 +117,24 @@ type hthread struct {
 	n      uint32
 	pend   []event.Event // footprint of its next operation
 	wakeBy int32         // transition that started or woke it, or -1
+	last   int32         // its last transition, or -1
 	seen   bool
 }
 
 func newHB(merge bool, limit int) *hb {
-	return &hb{merge: merge, limit: limit}
+	return &hb{merge: merge, limit: limit, gl1: -1, gl2: -1}
 }
 
 func (h *hb) reset() {
 	h.off = false
 	h.tr = h.tr[:0]
 	for i := range h.ths {
-		h.ths[i] = hthread{vc: h.ths[i].vc[:0], pend: h.ths[i].pend[:0], wakeBy: -1}
+		h.ths[i] = hthread{vc: h.ths[i].vc[:0], pend: h.ths[i].pend[:0], wakeBy: -1, last: -1}
 	}
 	h.byObj = map[int32][]int32{}
+	h.byMod = map[int32][]int32{}
 	h.parent = map[int32]int32{}
-	h.global = h.global[:0]
+	h.gl1, h.gl2 = -1, -1
 	h.open = false
 	h.cur = -1
 	h.maxObj = 0
@@ -69,7 +142,7 @@ func (h *hb) reset() {
 
 func (h *hb) thread(g int32) *hthread {
 	for int(g) >= len(h.ths) {
-		h.ths = append(h.ths, hthread{wakeBy: -1})
+		h.ths = append(h.ths, hthread{wakeBy: -1, last: -1})
 	}
 	t := &h.ths[g]
 	t.seen = true
@@ -94,16 +167,19 @@ func (h *hb) hbBefore(j int32, g int32) bool {
 // with e (the next step of e.G) and does not happen before it, or -1.
 func (h *hb) lastRace(e event.Event) int32 {
 	if e.Global() {
-		for j := int32(len(h.tr)) - 1; j >= 0; j-- {
-			if h.tr[j].g != e.G && !h.hbBefore(j, e.G) {
-				return j
+		// The last transition of each other goroutine: when it happens
+		// before e, so do the goroutine's earlier ones.
+		best := int32(-1)
+		for q := range h.ths {
+			if l := h.ths[q].last; int32(q) != e.G && l > best && !h.hbBefore(l, e.G) {
+				best = l
 			}
 		}
-		return -1
+		return best
 	}
 	best := int32(-1)
 	if e.Obj != 0 {
-		l := h.byObj[e.Obj]
+		l := h.touching(e)
 		for k := len(l) - 1; k >= 0; k-- {
 			j := l[k]
 			if h.tr[j].g == e.G {
@@ -126,13 +202,8 @@ func (h *hb) lastRace(e event.Event) int32 {
 	}
 	// The last global transition of another goroutine happens after every
 	// earlier one.
-	for k := len(h.global) - 1; k >= 0 && h.global[k] > best; k-- {
-		if j := h.global[k]; h.tr[j].g != e.G {
-			if !h.hbBefore(j, e.G) {
-				best = j
-			}
-			break
-		}
+	if j := h.lastGlobalOther(e.G); j > best && !h.hbBefore(j, e.G) {
+		best = j
 	}
 	return best
 }
@@ -185,10 +256,22 @@ func (h *hb) initials(j int32, p int32) map[int32]bool {
 	return init
 }
 
+// lastGlobalOther returns the last transition with a Global event of a
+// goroutine other than g, or -1.
+func (h *hb) lastGlobalOther(g int32) int32 {
+	if h.gl1 >= 0 && h.tr[h.gl1].g != g {
+		return h.gl1
+	}
+	return h.gl2
+}
+
 // dominates reports whether transition j conflicts with every event of
 // another goroutine on obj: it changes obj (and is not a read-lock, which
 // commutes with read-locks).
 func (h *hb) dominates(j int32, obj int32) bool {
+	if t := &h.tr[j]; t.objs != nil {
+		return t.objs[obj]&footMod != 0
+	}
 	for _, f := range h.tr[j].fp {
 		if f.Obj == obj && f.Op.Modifies() && f.Op != event.OpRLock && !f.Global() {
 			return true
@@ -198,6 +281,18 @@ func (h *hb) dominates(j int32, obj int32) bool {
 }
 
 func (h *hb) conflicts(j int32, e event.Event) bool {
+	if t := &h.tr[j]; t.objs != nil {
+		// event.Conflicts against the summary (j and e are of different
+		// goroutines).
+		switch {
+		case t.global || e.Global():
+			return true
+		case e.Obj == 0:
+			return false
+		}
+		k := t.objs[e.Obj]
+		return k&footMod != 0 || (k&footRLock != 0 && e.Op != event.OpRLock) || (k&footRead != 0 && e.Op.Modifies())
+	}
 	for _, f := range h.tr[j].fp {
 		if event.Conflicts(f, e) {
 			return true
@@ -275,6 +370,7 @@ func (h *hb) executed(ev event.Event, node int32) (i int32, fresh bool, from int
 		}
 		vc[ev.G] = t.n
 		h.tr = append(h.tr, htrans{g: ev.G, li: t.n, vc: vc, node: node})
+		t.last = i
 	}
 	tr := &h.tr[i]
 	from = len(tr.fp)
@@ -289,7 +385,11 @@ func (h *hb) executed(ev event.Event, node int32) (i int32, fresh bool, from int
 // add adds e to the footprint of transition i: it happens after every
 // earlier conflicting transition.
 func (h *hb) add(i int32, tr *htrans, e event.Event) {
+	if h.merge && tr.has(e) {
+		return // the same operation on the same object: nothing new
+	}
 	tr.fp = append(tr.fp, e)
+	tr.index(len(tr.fp) - 1)
 	after := func(j int32) {
 		o := &h.tr[j]
 		if int(o.g) >= len(tr.vc) || tr.vc[o.g] < o.li {
@@ -304,21 +404,22 @@ func (h *hb) add(i int32, tr *htrans, e event.Event) {
 				tr.vc = join(tr.vc, h.ths[q].vc)
 			}
 		}
-		if n := len(h.global); n == 0 || h.global[n-1] != i {
-			h.global = append(h.global, i)
+		switch {
+		case h.gl1 == i:
+		case h.gl1 >= 0 && h.tr[h.gl1].g != tr.g:
+			h.gl1, h.gl2 = i, h.gl1
+		default:
+			h.gl1 = i
 		}
 	} else {
 		// The last global transition of another goroutine covers the
 		// earlier ones.
-		for k := len(h.global) - 1; k >= 0; k-- {
-			if j := h.global[k]; j < i && h.tr[j].g != tr.g {
-				after(j)
-				break
-			}
+		if j := h.lastGlobalOther(tr.g); j >= 0 {
+			after(j)
 		}
 	}
 	if e.Obj != 0 {
-		l := h.byObj[e.Obj]
+		l := h.touching(e)
 		for k := len(l) - 1; k >= 0; k-- {
 			j := l[k]
 			if j >= i {
@@ -337,10 +438,24 @@ func (h *hb) add(i int32, tr *htrans, e event.Event) {
 				}
 			}
 		}
-		if n := len(l); n == 0 || l[n-1] != i {
+		if l := h.byObj[e.Obj]; len(l) == 0 || l[len(l)-1] != i {
 			h.byObj[e.Obj] = append(l, i)
 		}
+		if l := h.byMod[e.Obj]; e.Op.Modifies() && (len(l) == 0 || l[len(l)-1] != i) {
+			h.byMod[e.Obj] = append(l, i)
+		}
 	}
+}
+
+// touching returns the transitions on e's object that e may conflict
+// with, oldest first: those that modify it when e does not (the others
+// would be skipped one by one, and a goroutine that reads a word in a
+// loop makes them many), every one otherwise.
+func (h *hb) touching(e event.Event) []int32 {
+	if e.Op.Modifies() {
+		return h.byObj[e.Obj]
+	}
+	return h.byMod[e.Obj]
 }
 
 // cut closes the executing transition: the next event starts a new one.

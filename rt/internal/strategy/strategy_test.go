@@ -210,3 +210,24 @@ func TestCoverageTriesNewSwitchesFirst(t *testing.T) {
 		t.Errorf("%d pairs covered, want 3", s.Pairs())
 	}
 }
+
+// BenchmarkHBLongTransition: a goroutine that runs alone for b.N
+// operations on a few words is one transition; each operation must cost
+// the same however long it has run (its footprint holds each operation
+// on an object once, indexed past a few).
+func BenchmarkHBLongTransition(b *testing.B) {
+	h := newHB(true, 1<<16)
+	h.reset()
+	h.executed(event.Event{G: 2, Op: event.OpWrite, Obj: 1, Site: 1}, -1)
+	h.cut()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		op := event.OpRead
+		if i%3 == 0 {
+			op = event.OpWrite
+		}
+		e := event.Event{G: 1, Op: op, Obj: int32(1 + i%8), Site: uint32(i % 64)}
+		h.pending(e)
+		h.executed(e, -1)
+	}
+}
