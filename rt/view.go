@@ -81,7 +81,7 @@ func viewEventsOf(f *sched.Finding) ([]view.Event, int) {
 		}
 		ve := view.Event{G: e.G, Op: e.Op.String()}
 		if name := f.Objects[e.Obj]; e.Obj != 0 && name != "" {
-			ve.Obj = fmt.Sprintf("%s#%d", name, e.Obj)
+			ve.Obj = fmt.Sprintf("%s#%d", name, event.ObjNumber(e.Obj))
 		}
 		if e.Site != 0 {
 			pos := SitePosition(Site(e.Site))

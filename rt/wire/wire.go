@@ -368,7 +368,7 @@ func ReadProgress(b []byte) ([]Progress, int, error) {
 // ScheduleFormat and ScheduleVersion identify schedule files.
 const (
 	ScheduleFormat  = "interleave-schedule"
-	ScheduleVersion = 2
+	ScheduleVersion = 3
 )
 
 // Bug signatures (format version 2) follow RegressionMaple (Tsui, Wu,

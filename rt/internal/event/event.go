@@ -86,8 +86,18 @@ func (o Op) String() string {
 type Event struct {
 	G    int32  // goroutine id, numbered from 1 in creation order; 0 for the timer
 	Op   Op     // what it does
-	Obj  int32  // the object touched, numbered from 1 in order of first use in the iteration; 0 for none
+	Obj  int32  // the object touched, numbered from 1 in order of first use in the iteration (memory words from -1 down); 0 for none
 	Site uint32 // static source position (an rt.Site)
+}
+
+// ObjNumber is the number an object is shown by: memory words are
+// numbered from -1 down, apart from the other objects, and shown from 1
+// up, as "variable#1".
+func ObjNumber(obj int32) int32 {
+	if obj < 0 {
+		return -obj
+	}
+	return obj
 }
 
 // Modifies reports whether an operation changes the state of its object.

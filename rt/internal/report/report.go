@@ -114,7 +114,7 @@ func writeTrace(b *strings.Builder, trace []event.Event, dropped int, objects ma
 		}
 		what := e.Op.String()
 		if name := objects[e.Obj]; e.Obj != 0 && name != "" {
-			what += fmt.Sprintf(" %s#%d", name, e.Obj)
+			what += fmt.Sprintf(" %s#%d", name, event.ObjNumber(e.Obj))
 		}
 		at := ""
 		if e.Site != 0 {

@@ -151,7 +151,7 @@ func lockOwner(o *object) int32 {
 // describe names an object for a report: its kind and number, and who
 // holds it when it is a held lock.
 func describe(o *object) string {
-	s := fmt.Sprintf("%s#%d", kindNames[o.kind], o.eid)
+	s := fmt.Sprintf("%s#%d", kindNames[o.kind], event.ObjNumber(o.eid))
 	switch {
 	case o.owner != 0 && (o.kind == kindMutex || o.kind == kindRWMutex):
 		s += fmt.Sprintf(" held by goroutine %d", o.owner)

@@ -51,6 +51,9 @@ type Iteration struct {
 	nextObj int32
 	// nextEvObj numbers objects as events name them (eventID).
 	nextEvObj int32
+	// nextMemObj numbers memory words as events name them, downward
+	// from -1 (eventID).
+	nextMemObj int32
 
 	clock    int64
 	timers   timerSet
@@ -142,12 +145,22 @@ func (it *Iteration) record(ev event.Event) {
 	if it.obs != nil {
 		it.obs.Executed(ev, it.traceDropped+len(it.trace)-1)
 	}
-	h := it.hash
-	for _, v := range [4]uint32{uint32(ev.G), uint32(ev.Op), uint32(ev.Obj), ev.Site} {
+	it.hash = hashEvent(it.hash, ev)
+}
+
+// hashEvent adds ev to the event hash h (FNV-1a over its fields). A
+// memory word's number is left out: it depends on the allocator
+// (eventID).
+func hashEvent(h uint64, ev event.Event) uint64 {
+	obj := uint32(ev.Obj)
+	if ev.Obj < 0 {
+		obj = 0
+	}
+	for _, v := range [4]uint32{uint32(ev.G), uint32(ev.Op), obj, ev.Site} {
 		h ^= uint64(v)
 		h *= fnvPrime
 	}
-	it.hash = h
+	return h
 }
 
 // traceLimit bounds the events kept for a report (the most recent ones).

@@ -103,10 +103,23 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 // put it, which differs between processes (Go packs small allocations
 // without pointers). Numbered this way, events mean the same thing, and
 // hash the same, in every run of a schedule.
+//
+// Memory words (plain and atomic) are numbered apart, with negative
+// numbers: the allocator also packs two small values made by two calls
+// (the flag of each of two runs of a helper) into one word or into two,
+// depending on what the process allocated before, so whether a first
+// access finds a known word differs between processes. Numbered apart,
+// that changes no other object's number; the event hash leaves memory
+// words' numbers out (record).
 func (it *Iteration) eventID(o *object) int32 {
 	if o.eid == 0 {
-		it.nextEvObj++
-		o.eid = it.nextEvObj
+		if o.kind <= kindAtomic {
+			it.nextMemObj--
+			o.eid = it.nextMemObj
+		} else {
+			it.nextEvObj++
+			o.eid = it.nextEvObj
+		}
 	}
 	return o.eid
 }

@@ -25,10 +25,7 @@ func (o *observing) Pending(e event.Event) { o.pending[e.G] = append(o.pending[e
 func (o *observing) Woke(g int32)          { o.woke = append(o.woke, g) }
 func (o *observing) Executed(e event.Event, _ int) {
 	o.executed = append(o.executed, e)
-	for _, v := range [4]uint32{uint32(e.G), uint32(e.Op), uint32(e.Obj), e.Site} {
-		o.hash ^= uint64(v)
-		o.hash *= fnvPrime
-	}
+	o.hash = hashEvent(o.hash, e)
 }
 
 // A strategy that implements Observer sees every executed event (its hash

@@ -59,17 +59,20 @@ type dnode struct {
 	done      []bool
 	fps       [][]event.Event // footprint of the transition each option ran
 	sleep     []sleeper       // the sleep set on arrival
-	maxObj    int32           // objects numbered before the point
+	maxObj    int32           // objects numbered before the point: up to maxObj,
+	minObj    int32           // and memory words down to minObj
 }
 
 // A sleeper is a goroutine whose next transition, fp, was explored from an
 // earlier state and need not run again until something it conflicts with
-// runs. Objects numbered after maxObj had other numbers when fp ran: they
-// conflict with every object numbered after it.
+// runs. Objects numbered after maxObj (memory words: below minObj) had
+// other numbers when fp ran: they conflict with every object numbered
+// after it.
 type sleeper struct {
 	g      int32
 	fp     []event.Event
 	maxObj int32
+	minObj int32
 }
 
 // dporLimit bounds the transitions an execution tracks; a longer one is
@@ -144,7 +147,7 @@ func (s *DPOR) Choose(p *Point) int {
 		s.blocked = true
 		return 0
 	}
-	n := dnode{kind: p.Kind, backtrack: make([]bool, len(p.Options)), done: make([]bool, len(p.Options)), maxObj: s.h.maxObj}
+	n := dnode{kind: p.Kind, backtrack: make([]bool, len(p.Options)), done: make([]bool, len(p.Options)), maxObj: s.h.maxObj, minObj: s.h.minObj}
 	k := 0
 	if p.Kind == Thread {
 		n.gs = make([]int32, len(p.Options))
@@ -208,7 +211,7 @@ func (s *DPOR) enter(d int32) {
 	s.sleep = append(s.sleep[:0], n.sleep...)
 	for k, done := range n.done {
 		if done && k != n.chosen && n.fps[k] != nil {
-			s.sleep = append(s.sleep, sleeper{g: n.gs[k], fp: n.fps[k], maxObj: n.maxObj})
+			s.sleep = append(s.sleep, sleeper{g: n.gs[k], fp: n.fps[k], maxObj: n.maxObj, minObj: n.minObj})
 		}
 	}
 	s.node, s.fpNode = d, d
@@ -237,13 +240,16 @@ func (s *DPOR) finish() {
 	s.sleep = z
 }
 
+// fresh reports whether obj was numbered after the sleeper's point.
+func (sl *sleeper) fresh(obj int32) bool { return obj > sl.maxObj || obj < sl.minObj }
+
 func (sl *sleeper) conflicts(fp []event.Event) bool {
 	for _, a := range sl.fp {
 		for _, b := range fp {
 			if event.Conflicts(a, b) {
 				return true
 			}
-			if a.G != b.G && a.Obj > sl.maxObj && b.Obj > sl.maxObj {
+			if a.G != b.G && sl.fresh(a.Obj) && sl.fresh(b.Obj) {
 				return true // fresh objects: perhaps the same one
 			}
 		}

@@ -34,6 +34,7 @@ type hb struct {
 	open     bool  // the last transition may still grow
 	cur      int32 // index of the executing transition (-1: none)
 	maxObj   int32 // highest object id seen
+	minObj   int32 // lowest (memory words are numbered from -1 down)
 	parent   map[int32]int32
 }
 
@@ -137,7 +138,7 @@ func (h *hb) reset() {
 	h.gl1, h.gl2 = -1, -1
 	h.open = false
 	h.cur = -1
-	h.maxObj = 0
+	h.maxObj, h.minObj = 0, 0
 }
 
 func (h *hb) thread(g int32) *hthread {
@@ -150,9 +151,7 @@ func (h *hb) thread(g int32) *hthread {
 }
 
 func (h *hb) see(ev event.Event) {
-	if ev.Obj > h.maxObj {
-		h.maxObj = ev.Obj
-	}
+	h.maxObj, h.minObj = max(h.maxObj, ev.Obj), min(h.minObj, ev.Obj)
 }
 
 // hbBefore reports whether transition j happens before the next step of
