@@ -67,6 +67,15 @@ type Options struct {
 
 	// Preemptions is the bound of strategy pcb (default 2).
 	Preemptions int
+	// HaPSet configures strategy hapset (see wire.Config): the search it
+	// guides, the call sites of a statement, the random runs to learn
+	// from first, and the file of its store ("": none kept); HaPSetReset
+	// starts from an empty store.
+	HaPSetSearch string
+	HaPSetK      int
+	HaPSetLearn  int
+	HaPSetFile   string
+	HaPSetReset  bool
 }
 
 // Report is the outcome of an exploration.
@@ -82,6 +91,9 @@ type Report struct {
 	Diverged  string // why a replay no longer matches the program
 	Text      string // the full report, as printed under a failing test
 	Schedule  *wire.Schedule
+	// Coverage says what a coverage-guided strategy covered (hapset), for
+	// go test -v.
+	Coverage  string
 	Path      string // where Schedule was written
 	View      string // where the HTML page of the finding was written
 	Logs      []string
@@ -157,6 +169,13 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	var st strategy.Strategy
 	var act *active.Strategy
+	var haps *strategy.HaPSets
+	if opts.Strategy == "hapset" {
+		var err error
+		if haps, err = hapsetStore(opts, &sc); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Strategy == "active" {
 		act = active.New(active.Config{Seed: opts.Seed, Schedules: opts.Schedules})
 		st = act
@@ -226,6 +245,14 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	if rs, ok := st.(*strategy.Regression); ok {
 		rep.Regress = regressResult(rs, opts.Regress)
+	}
+	if hs, ok := st.(*strategy.HaPSet); ok {
+		rep.Coverage = hapsetCoverage(hs, haps)
+		if opts.HaPSetFile != "" {
+			if err := haps.Save(opts.HaPSetFile); err != nil {
+				return nil, fmt.Errorf("interleave: %w", err)
+			}
+		}
 	}
 	if act != nil {
 		activeReport(rep, act, res.Finding)

@@ -61,6 +61,13 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		PCTDepth:    cfg.PCTDepth,
 		Preemptions: cfg.Preemptions,
 		NoRace:      cfg.NoRace,
+
+		HaPSetSearch: cfg.HaPSetSearch,
+		HaPSetK:      cfg.HaPSetK,
+		HaPSetLearn:  cfg.HaPSetLearn,
+		HaPSetFile:   hapsetFile(cfg.HaPSetDir, cfg.Package, t.Name()),
+		HaPSetReset:  cfg.HaPSetReset,
+
 		NoLeaks:     cfg.NoLeaks,
 		MaxSteps:    cfg.MaxSteps,
 		StuckAfter:  time.Duration(cfg.StuckAfter),
@@ -182,6 +189,9 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 			done = ", every interleaving covered"
 		}
 		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)
+		if rep.Coverage != "" {
+			t.Log("interleave: " + rep.Coverage)
+		}
 	}
 }
 

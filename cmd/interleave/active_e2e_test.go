@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,10 +18,7 @@ func TestActiveStrategyEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a kernel")
 	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "kernels"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := kernelsDir(t)
 	var stdout, stderr bytes.Buffer
 	out, err := driver.Test(context.Background(), driver.Options{
 		Dir:        dir,

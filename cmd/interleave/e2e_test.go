@@ -25,6 +25,15 @@ func examplesDir(t *testing.T) string {
 	return dir
 }
 
+// kernelsDir is the bug-kernel module of the repository.
+func kernelsDir(t *testing.T) string {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "kernels"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 var reportLine = regexp.MustCompile(`(?m)^\s*interleave: .+ after \d+ schedules? \(strategy \w+, seed \d+\)$`)
 
 var replayLine = regexp.MustCompile(`(?m)^\s*replay: interleave replay (\S+)\s*$`)

@@ -79,9 +79,13 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		objects    int
 		workers    int
 		shard      string
+		hapSearch  string
+		hapK       int
+		hapLearn   int
+		hapReset   bool
 	)
 	fs := newFlagSet("test", testUsage, stderr)
-	fs.StringVar(&strategy, "strategy", "random", "random, pct, dfs, dpor, pcb or active")
+	fs.StringVar(&strategy, "strategy", "random", "random, coverage, pct, dfs, dpor, pcb, hapset or active")
 	fs.IntVar(&schedules, "schedules", 0, "schedules per test")
 	fs.Int64Var(&seed, "seed", 0, "seed")
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
@@ -98,6 +102,10 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&objects, "objects", 0, "objects tracked per schedule")
 	fs.IntVar(&workers, "workers", runtime.NumCPU(), "processes exploring one test at once")
 	fs.StringVar(&shard, "shard", "", "K/N or auto/N: explore the K-th of N shares of the schedules")
+	fs.StringVar(&hapSearch, "hapset-search", "dpor", "the search hapset guides: dpor or pcb")
+	fs.IntVar(&hapK, "hapset-k", wire.DefaultHaPSetK, "call sites of a hapset statement")
+	fs.IntVar(&hapLearn, "hapset-learn", wire.DefaultHaPSetLearn, "random runs hapset learns from first")
+	fs.BoolVar(&hapReset, "hapset-reset", false, "forget what hapset learned before")
 	common.define(fs)
 	patterns, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -107,9 +115,15 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch strategy {
-	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "active":
+	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "active":
 	default:
-		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb or active", strategy)
+		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb, hapset or active", strategy)
+	}
+	if hapSearch != "dpor" && hapSearch != "pcb" {
+		return usageError(stderr, "interleave test: -hapset-search %q: want dpor or pcb", hapSearch)
+	}
+	if hapK < 0 || hapLearn < 0 {
+		return usageError(stderr, "interleave test: -hapset-k and -hapset-learn must not be negative")
 	}
 	if timers != "stall" && timers != "eager" && timers != "idle" {
 		return usageError(stderr, "interleave test: -timers %q: want stall, eager or idle", timers)
@@ -157,10 +171,23 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Workers:       workers,
 		Shard:         shard,
 	}
+	if strategy == "hapset" {
+		c := &opts.Config
+		c.HaPSetSearch, c.HaPSetK, c.HaPSetLearn, c.HaPSetReset = hapSearch, wireCount(hapK), wireCount(hapLearn), hapReset
+	}
 	opts.Progress = progressSink(common.goFlags, stdout, stderr)
 	out, err := driver.Test(ctx, opts)
 	keepSignatures(out, stderr)
 	return finish(out, err, stderr)
+}
+
+// wireCount gives a count as wire.Config spells it: 0 is the default
+// there, so none is negative.
+func wireCount(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // finish reports the outcome of a driver run and returns the exit status.

@@ -50,7 +50,7 @@ dependency (a semaphore, a worker pool, a mock clock) is explored and
 controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
-	-strategy S       random, coverage, pct, dfs, dpor, pcb or active
+	-strategy S       random, coverage, pct, dfs, dpor, pcb, hapset or active
 	                  (default random); coverage is random that prefers
 	                  a context switch between two sites no schedule
 	                  made yet (one process: it does not split between
@@ -59,7 +59,18 @@ Exploration flags:
 	                  one schedule per class of equivalent ones (those
 	                  that order every pair of conflicting operations
 	                  alike), pcb every schedule with at most
-	                  -preemptions preemptions, fewest first. active
+	                  -preemptions preemptions, fewest first. hapset
+	                  is dpor (or pcb) guided by HaPSets (Wang et al.
+	                  2011): it reorders two conflicting operations only
+	                  when that order was never seen in a passing
+	                  schedule, so it skips schedules that show nothing
+	                  new; it learns from 10 random schedules first, then
+	                  from every passing one, keeps what it learned per
+	                  package and test in the cache directory so that the
+	                  next run goes on from there, and under -v says how
+	                  many orderings it covered and how many are new;
+	                  unsound by design, it never says the space was
+	                  covered; see docs/systematic.md. active
 	                  is active testing (CalFuzzer): 5 random schedules
 	                  observed by analyses that predict races, deadlocks
 	                  (lock cycles, a lock held across a channel,
@@ -105,6 +116,13 @@ Exploration flags:
 	                  the schedule directory as results-K-of-N.jsonl for
 	                  "interleave merge"; random and pct only
 	-preemptions K    preemption bound of the pcb strategy (default 2)
+	-hapset-search S  the search hapset guides: dpor (default) or pcb
+	-hapset-k N       call sites of a hapset statement besides its site,
+	                  innermost first (default 1; 0: the site alone)
+	-hapset-learn N   random schedules hapset learns from before its
+	                  search when it learned nothing before (default 10)
+	-hapset-reset     forget what hapset learned before (the cache's
+	                  hapset directory) and start over
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
 	-timers M         when a timer may fire before its time, while other

@@ -57,7 +57,7 @@ type Config struct {
 // DefaultConfig returns the default plan.
 func DefaultConfig() Config {
 	return Config{
-		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb"},
+		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "hapset-pcb"},
 		Seeds:      5,
 		Schedules:  1000,
 		Budget:     60 * time.Second,
@@ -111,7 +111,7 @@ func (c Config) withDefaults() Config {
 // harness runs it with several seeds.
 func Randomized(strategy string) bool {
 	switch strategy {
-	case "random", "coverage", "pct", "active":
+	case "random", "coverage", "pct", "active", "hapset", "hapset-pcb":
 		return true
 	}
 	return false
@@ -370,7 +370,12 @@ func buildAll(ctx context.Context, dir string, variants []string, outDir string,
 // and reads back its result record.
 func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy string, seed int64) Run {
 	st, preemptions := splitBound(strategy)
-	r, _ := runConfig(ctx, cfg, work, bin, pkgDir, name, wire.Config{Strategy: st, Preemptions: preemptions, Seed: seed})
+	wc := wire.Config{Strategy: st, Preemptions: preemptions, Seed: seed}
+	if st == "hapset-pcb" {
+		// The bench's name for hapset guiding pcb.
+		wc.Strategy, wc.HaPSetSearch = "hapset", "pcb"
+	}
+	r, _ := runConfig(ctx, cfg, work, bin, pkgDir, name, wc)
 	return r
 }
 
@@ -378,7 +383,7 @@ func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy 
 // budget, and returns the run and the result record that speaks for it
 // (nil when there is none).
 func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, wc wire.Config) (Run, *wire.Result) {
-	results := filepath.Join(work, fmt.Sprintf("%s-%s%d-%d.jsonl", name, wc.Strategy, wc.Preemptions, wc.Seed))
+	results := filepath.Join(work, fmt.Sprintf("%s-%s%s%d-%d.jsonl", name, wc.Strategy, wc.HaPSetSearch, wc.Preemptions, wc.Seed))
 	os.Remove(results)
 	wc.Schedules = cfg.Schedules
 	wc.Budget = wire.Duration(cfg.Budget)
@@ -491,7 +496,7 @@ func splitBound(s string) (string, int) {
 
 // knownStrategies orders the strategies in reports: the stateless ones
 // first, then the systematic ones, then the guided ones.
-var knownStrategies = []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "active", "regression", "mcr", "mpc"}
+var knownStrategies = []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "hapset-pcb", "active", "regression", "mcr", "mpc"}
 
 func strategyIndex(s string) int {
 	s, _ = splitBound(s)

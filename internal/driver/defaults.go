@@ -34,6 +34,10 @@ func (opts Options) withDefaults() (Options, error) {
 			return o, err
 		}
 	}
+	if o.Config.Strategy == "hapset" && o.Config.HaPSetDir == "" {
+		// What the HaPSet strategy learns accumulates from run to run.
+		o.Config.HaPSetDir = filepath.Join(o.CacheDir, "hapset")
+	}
 	if o.Env == nil {
 		o.Env = os.Environ()
 	}

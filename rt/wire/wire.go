@@ -19,6 +19,13 @@ import (
 	"time"
 )
 
+// DefaultHaPSetK and DefaultHaPSetLearn are what Config.HaPSetK and
+// Config.HaPSetLearn mean by 0.
+const (
+	DefaultHaPSetK     = 1
+	DefaultHaPSetLearn = 10
+)
+
 // ConfigEnv is the environment variable through which the driver hands a
 // Config, as JSON, to the test binary.
 const ConfigEnv = "INTERLEAVE_CONFIG"
@@ -30,7 +37,8 @@ type Config struct {
 	// page of the finding it reproduces ("interleave view").
 	View string `json:"view,omitempty"`
 	// Strategy names the search strategy: "random" (default), "coverage",
-	// "pct", "dfs", "dpor", "pcb", "active" (active testing: predictions
+	// "pct", "dfs", "dpor", "pcb", "hapset" (dpor or pcb guided by
+	// HaPSets), "active" (active testing: predictions
 	// from a few observed runs, then one directed exploration each),
 	// "replay" or "regression".
 	Strategy string `json:"strategy,omitempty"`
@@ -55,6 +63,24 @@ type Config struct {
 	// Preemptions is the bound K of the pcb strategy: every schedule with
 	// at most K preemptions (default 2).
 	Preemptions int `json:"preemptions,omitempty"`
+	// HaPSetSearch is the search strategy "hapset" guides: "dpor"
+	// (default) or "pcb" (with the bound Preemptions).
+	HaPSetSearch string `json:"hapset_search,omitempty"`
+	// HaPSetK is the number of innermost call sites a statement of
+	// strategy hapset includes besides its site (0: DefaultHaPSetK;
+	// negative: none).
+	HaPSetK int `json:"hapset_k,omitempty"`
+	// HaPSetLearn is the number of random runs strategy hapset learns
+	// from before its search when nothing was learned before (0:
+	// DefaultHaPSetLearn; negative: none).
+	HaPSetLearn int `json:"hapset_learn,omitempty"`
+	// HaPSetDir, when set, is the directory where strategy hapset keeps
+	// what it learned, a file per package and test, so that learning
+	// accumulates from one run to the next.
+	HaPSetDir string `json:"hapset_dir,omitempty"`
+	// HaPSetReset makes strategy hapset start from nothing learned (the
+	// files in HaPSetDir are overwritten).
+	HaPSetReset bool `json:"hapset_reset,omitempty"`
 	// Replay is the path of a schedule file to replay (strategy "replay").
 	Replay string `json:"replay,omitempty"`
 	// ScheduleDir is where schedule files of findings are written

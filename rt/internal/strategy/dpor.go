@@ -45,6 +45,9 @@ type DPOR struct {
 	done     bool
 	cut      bool
 	inexact  bool // the program did not repeat itself under a replayed prefix
+	// guide, when set, may veto reversing the race of goroutine jg's last
+	// transition with the pending step pe (the HaPSet strategy).
+	guide func(jg int32, pe event.Event) bool
 
 	// Executions counts the iterations run; SleepBlocked those cut short
 	// by sleep sets.
@@ -264,7 +267,7 @@ func (s *DPOR) Pending(e event.Event) {
 		return
 	}
 	if j := s.h.pending(e); j >= 0 {
-		s.race(j, e.G)
+		s.race(j, e)
 	}
 }
 
@@ -301,7 +304,7 @@ func (s *DPOR) Executed(ev event.Event, _ int) {
 		}
 		for _, pe := range th.pend {
 			if conflictsAny(fp, pe) {
-				s.race(i, int32(q))
+				s.race(i, pe)
 				break
 			}
 		}
@@ -324,7 +327,7 @@ func (s *DPOR) Woke(g int32) {
 	}
 }
 
-// race makes transition j and goroutine g's next step run the other way
+// race makes transition j and goroutine pe.G's next step pe run the other way
 // round in a later execution. FG05 (figure 4) puts g into the backtrack
 // set of the choice point before j, or every option when g cannot run
 // there. With source sets (Abdulla et al. 2014, section 4, Algorithm 1)
@@ -341,11 +344,15 @@ func (s *DPOR) Woke(g int32) {
 // goroutine's, made dpor miss an outcome of lastzero(3)
 // (docs/systematic.md) once sleep sets skipped a sleeping g; the
 // initials are what reverses such a race.
-func (s *DPOR) race(j int32, g int32) {
+func (s *DPOR) race(j int32, pe event.Event) {
 	d := s.h.tr[j].node
 	if d < 0 {
 		return
 	}
+	if s.guide != nil && !s.guide(s.h.tr[j].g, pe) {
+		return
+	}
+	g := pe.G
 	n := &s.nodes[d]
 	init := s.h.initials(j, g)
 	pick := -1

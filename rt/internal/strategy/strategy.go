@@ -213,7 +213,7 @@ const DefaultPreemptions = 2
 // every iteration).
 func Systematic(name string) bool {
 	switch name {
-	case "dfs", "dpor", "pcb":
+	case "dfs", "dpor", "pcb", "hapset":
 		return true
 	}
 	return false
@@ -232,6 +232,19 @@ type Config struct {
 	// signature to steer toward and the source position of a site.
 	Signature []SigEvent
 	SitePos   func(site uint32) Pos
+	// HaPSet configures the hapset strategy: the search it guides ("dpor",
+	// the default, or "pcb"), the call sites of a statement (K; 0:
+	// DefaultHaPSetK, negative: none), the random runs to learn from first
+	// when the store is empty (Learn; 0: DefaultHaPSetLearn, negative:
+	// none), the store (nil: a new one) and SiteKey, which names a site
+	// in terms that survive a rebuild.
+	HaPSet struct {
+		Search  string
+		K       int
+		Learn   int
+		Store   *HaPSets
+		SiteKey func(site uint32) uint64
+	}
 }
 
 // New returns the strategy named by c.Name.
@@ -264,6 +277,47 @@ func New(c Config) (Strategy, error) {
 			k = DefaultPreemptions
 		}
 		return NewPCB(k, c.MaxDepth), nil
+	case "hapset":
+		return newHaPSet(c)
 	}
-	return nil, fmt.Errorf("unknown strategy %q (want random, coverage, pct, dfs, dpor, pcb or replay)", c.Name)
+	return nil, fmt.Errorf("unknown strategy %q (want random, coverage, pct, dfs, dpor, pcb, hapset or replay)", c.Name)
+}
+
+func newHaPSet(c Config) (Strategy, error) {
+	h := c.HaPSet
+	var search Strategy
+	switch h.Search {
+	case "", "dpor":
+		search = NewDPOR(c.MaxDepth)
+	case "pcb":
+		k := c.Preemptions
+		if k <= 0 {
+			k = DefaultPreemptions
+		}
+		search = NewPCB(k, c.MaxDepth)
+	default:
+		return nil, fmt.Errorf("strategy hapset: unknown search %q (want dpor or pcb)", h.Search)
+	}
+	k, learn := defaultTo(h.K, DefaultHaPSetK), defaultTo(h.Learn, DefaultHaPSetLearn)
+	store := h.Store
+	if store == nil {
+		store = NewHaPSets()
+	}
+	siteKey := h.SiteKey
+	if siteKey == nil {
+		siteKey = func(site uint32) uint64 { return uint64(site) }
+	}
+	return NewHaPSet(search, store, k, learn, c.Seed, siteKey), nil
+}
+
+// defaultTo reads a count whose zero means def and whose negative values
+// mean none.
+func defaultTo(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
 }
