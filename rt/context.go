@@ -50,7 +50,10 @@ func (c *ctx) Done() <-chan struct{} { return c.done }
 
 func (c *ctx) Err() error {
 	if g := sched.CurrentNoAdopt(); g != nil {
-		g.Yield(0)
+		// A read of the cancellation state: an event on the done channel
+		// that conflicts with the cancel, so that a strategy that reorders
+		// only conflicting events (dpor) tries both orders.
+		g.Len(c.doneO, 0)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -238,7 +241,7 @@ func ContextAfterFunc(c context.Context, f func(), s Site) (stop func() bool) {
 	}
 	return func() bool {
 		if g := sched.CurrentNoAdopt(); g != nil {
-			g.Yield(uint32(s))
+			g.Len(x.doneO, uint32(s)) // conflicts with the cancel that would start f
 		}
 		x.mu.Lock()
 		defer x.mu.Unlock()
@@ -259,7 +262,7 @@ func WithoutCancel(parent context.Context, s Site) context.Context {
 func Cause(c context.Context, s Site) error {
 	if x := ours(c); x != nil {
 		if g := sched.CurrentNoAdopt(); g != nil {
-			g.Yield(uint32(s))
+			g.Len(x.doneO, uint32(s)) // a read of the cancellation state, as in Err
 		}
 		x.mu.Lock()
 		defer x.mu.Unlock()
