@@ -307,6 +307,7 @@ func runSystematic(t testing.TB, st strategy.Strategy, p textbook, limit int) sy
 	}
 	if d, ok := st.(*strategy.DPOR); ok {
 		r.blocked = d.SleepBlocked
+		r.exhausted = d.Bounded() // bounded: every schedule within the bound
 	}
 	if pcb, ok := st.(*strategy.PCB); ok {
 		r.exhausted = pcb.Bounded() // every schedule within the bound
@@ -424,7 +425,7 @@ func TestSystematicDeadlock(t *testing.T) {
 		joinAll(done)
 		return ""
 	}}
-	for _, st := range []strategy.Strategy{strategy.NewDFS(0), strategy.NewDPOR(0), strategy.NewPCB(2, 0), hapsetOn("pcb", strategy.NewHaPSets())} {
+	for _, st := range []strategy.Strategy{strategy.NewDFS(0), strategy.NewDPOR(0), strategy.NewPCB(2, 0), strategy.NewBoundedDPOR(1, 0), hapsetOn("pcb", strategy.NewHaPSets())} {
 		if r := runSystematic(t, st, p, 100000); r.finding != sched.KindDeadlock {
 			t.Errorf("%s: finding %q after %d executions, want a deadlock", st.Name(), r.finding, r.executions)
 		}
@@ -446,7 +447,7 @@ func TestSystematicTable(t *testing.T) {
 		return fmt.Sprint(r.executions)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| program | dfs | traces under dfs | dpor | traces under dpor | sleep-blocked | pcb K=1 | pcb K=2 | hapset on dpor | hapset on pcb K=2 | outcomes (dpor / hapset on dpor) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(&b, "| program | dfs | traces under dfs | dpor | traces under dpor | sleep-blocked | pcb K=1 | pcb K=2 | dpor K=1 | dpor K=2 | hapset on dpor | hapset on pcb K=2 | outcomes (dpor / hapset on dpor) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	progs := append(smallTextbooks(),
 		lastZero(4), lastZero(5),
 		indexer(8, 4, 128), indexer(12, 4, 128),
@@ -466,9 +467,11 @@ func TestSystematicTable(t *testing.T) {
 			}
 			return fmt.Sprint(r.traces)
 		}
+		b1 := runSystematic(t, strategy.NewBoundedDPOR(1, 0), p, limit)
+		b2 := runSystematic(t, strategy.NewBoundedDPOR(2, 0), p, limit)
 		hd := runSystematic(t, hapsetOn("dpor", strategy.NewHaPSets()), p, limit)
 		hp := runSystematic(t, hapsetOn("pcb", strategy.NewHaPSets()), p, limit)
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %s | %s | %d | %d | %d / %d |\n", p.name, cell(dfs), traces(dfs), cell(dp), traces(dp), dp.blocked, cell(p1), cell(p2), hd.executions, hp.executions, len(dp.outcomes), len(hd.outcomes))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %d | %d | %d / %d |\n", p.name, cell(dfs), traces(dfs), cell(dp), traces(dp), dp.blocked, cell(p1), cell(p2), cell(b1), cell(b2), hd.executions, hp.executions, len(dp.outcomes), len(hd.outcomes))
 	}
 	t.Log("\n" + b.String())
 }
@@ -490,6 +493,31 @@ func BenchmarkSystematic(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				r := runSystematic(b, c.st(), p, 1000)
 				b.ReportMetric(float64(r.executions), "executions/op")
+			}
+		})
+	}
+}
+
+// TestBoundedDPOR: dpor bounded to K preemptions reaches every outcome
+// that pcb reaches with the same bound (Coons et al. 2013: conservative
+// backtracking keeps what the bound allows), for K = 0, 1, 2.
+func TestBoundedDPOR(t *testing.T) {
+	for _, p := range smallTextbooks() {
+		p := p
+		t.Run(p.name, func(t *testing.T) {
+			for k := 0; k <= 2; k++ {
+				pcb := runSystematic(t, strategy.NewPCB(k, 0), p, 100000)
+				bd := strategy.NewBoundedDPOR(k, 0)
+				dp := runSystematic(t, bd, p, 100000)
+				t.Logf("K=%d: bounded dpor %d executions, %d outcomes; pcb %d, %d outcomes", k, dp.executions, len(dp.outcomes), pcb.executions, len(pcb.outcomes))
+				if !pcb.exhausted || !bd.Bounded() {
+					t.Fatalf("K=%d: not covered within the bound: pcb %v, dpor %v", k, pcb.exhausted, bd.Bounded())
+				}
+				for _, o := range pcb.outcomes {
+					if !contains(dp.outcomes, o) {
+						t.Errorf("K=%d: pcb reaches %q, bounded dpor does not (it reaches %q)", k, o, dp.outcomes)
+					}
+				}
 			}
 		})
 	}

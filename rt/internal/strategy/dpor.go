@@ -30,6 +30,18 @@ import "interleave.dev/rt/internal/event"
 // explored. Where the scheduler offers fewer options than the goroutines
 // that could run (fairness, a due timer), DPOR adds every option offered.
 //
+// Bounded (NewBoundedDPOR) it is dpor combined with preemption bounding
+// (Coons, Musuvathi and McKinley, "Bounded partial-order reduction",
+// OOPSLA 2013, section 4): a backtrack option whose choice would make the
+// execution exceed K preemptions (pcb's definition) is not explored, and
+// a race whose reversal needs a preemption also schedules the racing
+// goroutine at the last context switch before it, where it costs no more
+// preemptions, so that the states pcb reaches within K are still reached.
+// Bounded, the goroutine that reached a point goes on by default, as under
+// pcb, and sleep sets are not kept: a transition explored from an earlier
+// state may have been explored with fewer preemptions left, and letting
+// it sleep lost an outcome of lastzero(3) with K = 0 (TestBoundedDPOR).
+//
 // Complete reports whether the space was covered: every backtrack point
 // explored, no execution longer than the bounds.
 type DPOR struct {
@@ -47,7 +59,10 @@ type DPOR struct {
 	inexact  bool // the program did not repeat itself under a replayed prefix
 	// guide, when set, may veto reversing the race of goroutine jg's last
 	// transition with the pending step pe (the HaPSet strategy).
-	guide func(jg int32, pe event.Event) bool
+	guide   func(jg int32, pe event.Event) bool
+	bound   int   // preemptions at most (-1: none)
+	pre     int32 // preemptions of the execution so far
+	dropped bool  // an option beyond the bound was not explored
 
 	// Executions counts the iterations run; SleepBlocked those cut short
 	// by sleep sets.
@@ -64,6 +79,33 @@ type dnode struct {
 	sleep     []sleeper       // the sleep set on arrival
 	maxObj    int32           // objects numbered before the point: up to maxObj,
 	minObj    int32           // and memory words down to minObj
+	cur       int32           // Point.Current
+	pre       int32           // preemptions of the path before the point
+}
+
+// preempts reports whether choosing option k at n is a preemption: the
+// goroutine that reached the point could go on and another option runs.
+func (n *dnode) preempts(k int) bool {
+	if n.kind != Thread || n.cur == 0 || n.gs[k] == n.cur {
+		return false
+	}
+	for _, g := range n.gs {
+		if g == n.cur {
+			return true
+		}
+	}
+	return false
+}
+
+// switches reports whether the goroutine that runs after n is another than
+// the one that reached it: a context switch, free or not.
+func (n *dnode) switches() bool { return n.kind == Thread && n.gs[n.chosen] != n.cur }
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // A sleeper is a goroutine whose next transition, fp, was explored from an
@@ -88,7 +130,14 @@ func NewDPOR(maxDepth int) *DPOR {
 	if maxDepth <= 0 {
 		maxDepth = 10000
 	}
-	return &DPOR{maxDepth: maxDepth, h: newHB(true, dporLimit)}
+	return &DPOR{maxDepth: maxDepth, h: newHB(true, dporLimit), bound: -1}
+}
+
+// NewBoundedDPOR returns DPOR bounded to k preemptions.
+func NewBoundedDPOR(k, maxDepth int) *DPOR {
+	s := NewDPOR(maxDepth)
+	s.bound = max(k, 0)
+	return s
 }
 
 // Name implements Strategy.
@@ -98,7 +147,7 @@ func (s *DPOR) Name() string { return "dpor" }
 // backtrack option neither done nor asleep (figure 4, the loop over
 // backtrack(s) \ done(s) and section 5, minus sleep(s)).
 func (s *DPOR) Begin() bool {
-	s.depth, s.node, s.fpNode, s.sleep, s.blocked = 0, -1, -1, s.sleep[:0], false
+	s.depth, s.node, s.fpNode, s.sleep, s.blocked, s.pre = 0, -1, -1, s.sleep[:0], false, 0
 	s.h.reset()
 	if !s.started {
 		s.started = true
@@ -108,6 +157,10 @@ func (s *DPOR) Begin() bool {
 		n := &s.nodes[len(s.nodes)-1]
 		for k := range n.backtrack {
 			if n.backtrack[k] && !n.done[k] && !(n.kind == Thread && asleep(n.sleep, n.gs[k])) {
+				if s.bound >= 0 && int(n.pre+b2i(n.preempts(k))) > s.bound {
+					n.done[k], s.dropped = true, true
+					continue
+				}
 				n.chosen, n.done[k] = k, true
 				return true
 			}
@@ -150,7 +203,7 @@ func (s *DPOR) Choose(p *Point) int {
 		s.blocked = true
 		return 0
 	}
-	n := dnode{kind: p.Kind, backtrack: make([]bool, len(p.Options)), done: make([]bool, len(p.Options)), maxObj: s.h.maxObj, minObj: s.h.minObj}
+	n := dnode{kind: p.Kind, backtrack: make([]bool, len(p.Options)), done: make([]bool, len(p.Options)), maxObj: s.h.maxObj, minObj: s.h.minObj, cur: p.Current, pre: s.pre}
 	k := 0
 	if p.Kind == Thread {
 		n.gs = make([]int32, len(p.Options))
@@ -168,6 +221,9 @@ func (s *DPOR) Choose(p *Point) int {
 				k = i
 			}
 		}
+		if c := current(p); s.bound >= 0 && c >= 0 && !asleep(s.sleep, p.Current) {
+			k = c // bounded, going on is the default: it costs no preemption
+		}
 		if k < 0 {
 			// Every option sleeps: this execution is equivalent to one
 			// explored already (section 5). It runs on, unobserved.
@@ -181,6 +237,7 @@ func (s *DPOR) Choose(p *Point) int {
 		}
 	}
 	n.chosen, n.backtrack[k], n.done[k] = k, true, true
+	s.pre += b2i(n.preempts(k))
 	s.nodes = append(s.nodes, n)
 	s.enter(int32(len(s.nodes) - 1))
 	return k
@@ -200,6 +257,7 @@ func (s *DPOR) replayed(n *dnode, p *Point) int {
 			return -1
 		}
 	}
+	s.pre = n.pre + b2i(n.preempts(n.chosen))
 	s.enter(int32(s.depth - 1))
 	return n.chosen
 }
@@ -213,7 +271,7 @@ func (s *DPOR) enter(d int32) {
 	}
 	s.sleep = append(s.sleep[:0], n.sleep...)
 	for k, done := range n.done {
-		if done && k != n.chosen && n.fps[k] != nil {
+		if done && k != n.chosen && n.fps[k] != nil && s.bound < 0 {
 			s.sleep = append(s.sleep, sleeper{g: n.gs[k], fp: n.fps[k], maxObj: n.maxObj, minObj: n.minObj})
 		}
 	}
@@ -361,6 +419,9 @@ func (s *DPOR) race(j int32, pe event.Event) {
 			continue
 		}
 		if n.backtrack[k] || asleep(n.sleep, o) {
+			if s.bound >= 0 && n.preempts(k) {
+				s.conservative(d, o)
+			}
 			return
 		}
 		if pick < 0 || o == g {
@@ -369,10 +430,39 @@ func (s *DPOR) race(j int32, pe event.Event) {
 	}
 	if pick >= 0 {
 		n.backtrack[pick] = true
+		if s.bound >= 0 && n.preempts(pick) {
+			s.conservative(d, n.gs[pick])
+		}
 		return
 	}
 	for k := range n.backtrack {
 		n.backtrack[k] = true
+	}
+	if s.bound >= 0 {
+		s.conservative(d, g)
+	}
+}
+
+// conservative schedules g at the last context switch before node d
+// (Coons et al. 2013, section 4.2), where running it costs no preemption
+// more than the switch did: g if it is an option there, else every
+// option.
+func (s *DPOR) conservative(d int32, g int32) {
+	for c := d - 1; c >= 0; c-- {
+		n := &s.nodes[c]
+		if !n.switches() {
+			continue
+		}
+		for k, o := range n.gs {
+			if o == g {
+				n.backtrack[k] = true
+				return
+			}
+		}
+		for k := range n.backtrack {
+			n.backtrack[k] = true
+		}
+		return
 	}
 }
 
@@ -383,4 +473,8 @@ func (s *DPOR) End(Outcome) {
 }
 
 // Complete implements Exhaustive.
-func (s *DPOR) Complete() bool { return s.done && !s.cut && !s.inexact }
+func (s *DPOR) Complete() bool { return s.Bounded() && !s.dropped }
+
+// Bounded reports whether the space was covered within the preemption
+// bound (Complete: and nothing lay beyond it).
+func (s *DPOR) Bounded() bool { return s.done && !s.cut && !s.inexact }

@@ -226,7 +226,8 @@ type Config struct {
 	PCTDepth int   // bug depth d for PCT (default 3)
 	MaxDepth int   // DFS: choice points explored per iteration (default 10000)
 	Replay   []int // choices to replay
-	// Preemptions is the bound K of pcb (default 2).
+	// Preemptions is the bound K of pcb (default 2), and of dpor (default
+	// none).
 	Preemptions int
 	// Signature and SitePos configure the regression strategy: the bug
 	// signature to steer toward and the source position of a site.
@@ -270,6 +271,9 @@ func New(c Config) (Strategy, error) {
 		}
 		return NewRegression(c.Seed, c.Signature, c.SitePos), nil
 	case "dpor":
+		if c.Preemptions > 0 {
+			return NewBoundedDPOR(c.Preemptions, c.MaxDepth), nil
+		}
 		return NewDPOR(c.MaxDepth), nil
 	case "pcb":
 		k := c.Preemptions
