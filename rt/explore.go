@@ -25,6 +25,7 @@ type Options struct {
 	PCTDepth   int
 	NoRace     bool
 	NoLeaks    bool
+	Reduce     bool // no scheduling points at plain memory accesses (wire.Config); not with active nor regression
 	MaxSteps   int
 	StuckAfter time.Duration  // default 10s; negative: never
 	Replay     *wire.Schedule // the schedule to replay, with Strategy "replay"
@@ -137,6 +138,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			hash = 0
 		}
 		opts.NoRace, opts.NoLeaks, opts.MaxSteps = !opts.Replay.Race, !opts.Replay.Leaks, opts.Replay.MaxSteps
+		opts.Reduce = opts.Replay.Reduce
 		opts.Timers, opts.Stall = opts.Replay.Timers, time.Duration(opts.Replay.Stall)
 		if opts.Timers == "" {
 			opts.Timers = "eager" // the default of files written before the stall policy
@@ -149,6 +151,11 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		if err := regressOptions(&opts, &sc); err != nil {
 			return nil, err
 		}
+	}
+	if opts.Strategy == "active" || opts.Strategy == "regression" {
+		// Both pause goroutines at chosen statements, memory accesses
+		// among them: those must stay scheduling points.
+		opts.Reduce = false
 	}
 	var timers sched.TimerPolicy
 	switch opts.Timers {
@@ -203,6 +210,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Schedules:  opts.Schedules,
 		Budget:     opts.Budget,
 		Race:       !opts.NoRace,
+		Reduce:     opts.Reduce,
 		Leaks:      !opts.NoLeaks,
 		MaxSteps:   opts.MaxSteps,
 		StuckAfter: stuck,
@@ -276,6 +284,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Finding:   f.Kind,
 			Message:   f.Message,
 			Race:      !opts.NoRace,
+			Reduce:    opts.Reduce && !opts.NoRace,
 			Leaks:     !opts.NoLeaks,
 			Timers:    opts.Timers,
 			Stall:     wire.Duration(opts.Stall),

@@ -105,6 +105,8 @@ func regressOptions(opts *Options, sc *strategy.Config) error {
 		p := SitePosition(Site(site))
 		return strategy.Pos{Line: p.Line, Col: p.Column}
 	}
+	// Not opts.Reduce: the strategy pauses goroutines at the signature's
+	// events, memory accesses among them, which must be scheduling points.
 	opts.NoRace, opts.NoLeaks = !s.Race, !s.Leaks
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = s.MaxSteps

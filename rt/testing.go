@@ -61,6 +61,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		PCTDepth:    cfg.PCTDepth,
 		Preemptions: cfg.Preemptions,
 		NoRace:      cfg.NoRace,
+		Reduce:      cfg.Reduce,
 
 		HaPSetSearch: cfg.HaPSetSearch,
 		HaPSetK:      cfg.HaPSetK,

@@ -187,6 +187,8 @@ var realModules = []realModule{{
 var (
 	realModulesStrategy = flag.String("realmodules.strategy", "", "run TestRealModules under this strategy (default random)")
 	realModulesOnly     = flag.String("realmodules.only", "", "run TestRealModules on the modules whose path matches this regexp")
+	realModulesBound    = flag.Int("realmodules.preemptions", 0, "the preemption bound of the strategy (pcb, dpor)")
+	realModulesReduce   = flag.Bool("realmodules.reduce", false, "run TestRealModules with -reduce")
 )
 
 // TestRealModules copies packages of real modules from the module cache
@@ -198,7 +200,8 @@ var (
 //
 // -realmodules.strategy runs them under another strategy (the check any
 // strategy passes before it is called done: a finding not listed is one
-// to explain), and -realmodules.only narrows the modules.
+// to explain), with -realmodules.preemptions and -realmodules.reduce, and
+// -realmodules.only narrows the modules.
 func TestRealModules(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores the tests of real modules (minutes)")
@@ -274,7 +277,7 @@ func checkRealModule(t *testing.T, m realModule, dir string, patterns []string, 
 		Dir:        dir,
 		Patterns:   patterns,
 		GoFlags:    append([]string{"-v", "-timeout=20m"}, m.goFlags...),
-		Config:     wire.Config{Strategy: *realModulesStrategy, Schedules: m.schedules, Seed: 1, Budget: wire.Duration(time.Minute), Timers: policy},
+		Config:     wire.Config{Strategy: *realModulesStrategy, Preemptions: *realModulesBound, Reduce: *realModulesReduce, Schedules: m.schedules, Seed: 1, Budget: wire.Duration(time.Minute), Timers: policy},
 		Instrument: instrumentFile,
 		CacheDir:   cache,
 		Stdout:     &stdout,

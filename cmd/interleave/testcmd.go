@@ -83,6 +83,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		hapK       int
 		hapLearn   int
 		hapReset   bool
+		reduce     bool
 	)
 	fs := newFlagSet("test", testUsage, stderr)
 	fs.StringVar(&strategy, "strategy", "random", "random, coverage, pct, dfs, dpor, pcb, hapset or active")
@@ -91,6 +92,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
 	fs.BoolVar(&race, "race", true, "detect data races")
 	fs.BoolVar(&leaks, "leaks", true, "report leaked goroutines")
+	fs.BoolVar(&reduce, "reduce", false, "no scheduling points at plain memory accesses")
 	fs.IntVar(&steps, "steps", 0, "scheduling points per schedule")
 	fs.IntVar(&pctDepth, "pct-depth", 0, "bug depth of pct")
 	fs.IntVar(&preempt, "preemptions", 0, "preemption bound of pcb")
@@ -141,6 +143,12 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if shard != "" && strategy != "random" && strategy != "pct" {
 		return usageError(stderr, "interleave test: -shard: %s does not split its search between shards (it runs in one process); use random or pct", strategy)
 	}
+	if reduce && strategy == "active" {
+		return usageError(stderr, "interleave test: -reduce does not apply to -strategy active, which pauses goroutines at memory accesses")
+	}
+	if reduce && !race {
+		return usageError(stderr, "interleave test: -reduce needs -race: without the race detector, a plain access that another goroutine's conflicts with would go unnoticed")
+	}
 	if timers == "stall" && stall == 0 {
 		timers = "idle" // no stall at all: timers fire only in time, or when nothing else can run
 	}
@@ -157,6 +165,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Budget:      wire.Duration(budget),
 		NoRace:      !race,
 		NoLeaks:     !leaks,
+		Reduce:      reduce,
 		MaxSteps:    steps,
 		PCTDepth:    pctDepth,
 		Preemptions: preempt,

@@ -88,6 +88,17 @@ Exploration flags:
 	-race             detect data races, happens-before (default true;
 	                  this is interleave's detector, not go test -race)
 	-leaks            report goroutines left blocked (default true)
+	-reduce           no scheduling points at plain memory accesses, only
+	                  at synchronization (Stoller's reduction, taken to
+	                  its limit by the race detector): in a run without
+	                  a data race the outcome depends only on the order
+	                  of synchronization operations, and a data race is
+	                  reported wherever its accesses fall. Fewer points,
+	                  faster schedules, smaller systematic spaces; at
+	                  most 64 accesses of a goroutine in a row go
+	                  without a point, so that polling still yields.
+	                  Needs -race; not for active (see
+	                  docs/performance.md)
 	-steps N          scheduling points in which running goroutines only
 	                  poll, with no progress and no pending timer, before
 	                  a livelock is reported (default 1000000)
@@ -115,7 +126,10 @@ Exploration flags:
 	                  Kubernetes Indexed Job). The results are written to
 	                  the schedule directory as results-K-of-N.jsonl for
 	                  "interleave merge"; random and pct only
-	-preemptions K    preemption bound of the pcb strategy (default 2)
+	-preemptions K    preemption bound of the pcb strategy (default 2);
+	                  with dpor, dpor bounded to K preemptions (default
+	                  none): every state pcb reaches within K, in fewer
+	                  schedules
 	-hapset-search S  the search hapset guides: dpor (default) or pcb
 	-hapset-k N       call sites of a hapset statement besides its site,
 	                  innermost first (default 1; 0: the site alone)

@@ -48,6 +48,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	parallel := fs.Int("parallel", d.Parallel, "kernels built and run at once")
 	variants := fs.String("variants", strings.Join(d.Variants, ","), "comma-separated variants to run")
 	quick := fs.Bool("quick", false, "a small plan for CI: fewer seeds and schedules")
+	reduce := fs.Bool("reduce", false, "no scheduling points at plain memory accesses (interleave test -reduce)")
 	md := fs.String("md", filepath.Join("docs", "kernels.md"), "write the Markdown report here (\"\" for none)")
 	js := fs.String("json", filepath.Join("docs", "kernels.json"), "write the JSON report here (\"\" for none)")
 	schedDir := fs.String("schedule-dir", "-", "write the schedule files of findings here (\"-\" for none)")
@@ -93,6 +94,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 		cfg.Budget = *budget
 	}
 	cfg.MaxSteps = *maxSteps
+	cfg.Reduce = *reduce
 	cfg.Parallel = *parallel
 	cfg.ScheduleDir = *schedDir
 	if *verbose {

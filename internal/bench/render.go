@@ -18,6 +18,7 @@ type Settings struct {
 	Budget     string   `json:"budget"`
 	MaxSteps   int      `json:"max_steps,omitempty"`
 	Quick      bool     `json:"quick,omitempty"`
+	Reduce     bool     `json:"reduce,omitempty"`
 }
 
 // Report is everything the harness measured, as written to JSON.
@@ -42,6 +43,7 @@ func NewReport(cfg Config, quick bool, kernels []*Kernel, runs []Run) *Report {
 			Schedules:  cfg.Schedules,
 			Budget:     cfg.Budget.String(),
 			MaxSteps:   cfg.MaxSteps,
+			Reduce:     cfg.Reduce,
 			Quick:      quick,
 		},
 		Summaries: Summarize(cfg.Strategies, rows, sorted),
@@ -121,6 +123,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	if s.Quick {
 		b.WriteString(" (-quick)")
+	}
+	if s.Reduce {
+		b.WriteString("; no scheduling points at plain memory accesses (-reduce)")
 	}
 	b.WriteString(".\n\n")
 

@@ -39,6 +39,9 @@ type Config struct {
 	Timeout time.Duration
 	// MaxSteps is the runtime's step bound per schedule (0: its default).
 	MaxSteps int
+	// Reduce runs every strategy without scheduling points at plain
+	// memory accesses (wire.Config.Reduce).
+	Reduce bool
 	// Parallel is the number of kernels built and run at once (default
 	// 2); each runs one process at a time.
 	Parallel int
@@ -388,6 +391,7 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, 
 	wc.Schedules = cfg.Schedules
 	wc.Budget = wire.Duration(cfg.Budget)
 	wc.MaxSteps = cfg.MaxSteps
+	wc.Reduce = cfg.Reduce
 	wc.Results = results
 	if wc.ScheduleDir == "" {
 		wc.ScheduleDir = cfg.ScheduleDir

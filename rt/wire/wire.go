@@ -52,6 +52,13 @@ type Config struct {
 	NoRace bool `json:"no_race,omitempty"`
 	// NoLeaks turns off the report of goroutines left blocked at test end.
 	NoLeaks bool `json:"no_leaks,omitempty"`
+	// Reduce leaves out the scheduling points of plain memory accesses
+	// (Stoller's reduction; with race detection only, where a run
+	// without a data race depends only on the order of synchronization
+	// operations, and a data race is reported wherever its accesses
+	// fall). Strategies active and regression ignore it: they pause
+	// goroutines at memory accesses.
+	Reduce bool `json:"reduce,omitempty"`
 	// MaxSteps bounds the scheduling points in which the running
 	// goroutines only poll, with no progress (no channel operation, lock
 	// handoff, write, goroutine start or exit, new location read) and no
@@ -474,7 +481,10 @@ type Schedule struct {
 	Message   string `json:"message,omitempty"`
 	Race      bool   `json:"race"`
 	Leaks     bool   `json:"leaks"`
-	Timers    string `json:"timers,omitempty"`
+	// Reduce says that plain memory accesses were no scheduling points
+	// (Config.Reduce); the replay must leave them out too.
+	Reduce bool   `json:"reduce,omitempty"`
+	Timers string `json:"timers,omitempty"`
 	// Stall is the stall bound of the "stall" timer policy.
 	Stall    Duration `json:"stall,omitempty"`
 	MaxSteps int      `json:"max_steps"`

@@ -151,6 +151,67 @@ func iterationBench(b *testing.B, goroutines int) {
 func BenchmarkIterations2Goroutines(b *testing.B) { iterationBench(b, 2) }
 func BenchmarkIterations8Goroutines(b *testing.B) { iterationBench(b, 8) }
 
+// BenchmarkLocalWork: whole iterations of 4 goroutines that each, 5
+// times, write 8 words of their own slice (memory no other goroutine
+// touches) and then increment a shared counter under a mutex; with and
+// without scheduling points at plain memory accesses (Config.Reduce).
+// Accesses under the mutex are no choice point either way (the other
+// goroutines wait for the mutex); the goroutines' own writes are, unless
+// reduced.
+func BenchmarkLocalWork(b *testing.B) {
+	for _, reduce := range []bool{false, true} {
+		name := "points"
+		if reduce {
+			name = "reduce"
+		}
+		b.Run(name, func(b *testing.B) { localWorkBench(b, reduce) })
+	}
+}
+
+func localWorkBench(b *testing.B, reduce bool) {
+	const goroutines, rounds, words = 4, 5, 8
+	b.ReportAllocs()
+	b.ResetTimer()
+	choices := 0
+	r := Explore(Config{Strategy: countChoices{strategy.NewRandom(1), &choices}, Schedules: b.N, Race: true, Leaks: true, MaxSteps: 10000, Reduce: reduce}, func() {
+		g := Current()
+		var mu, wg, n int
+		g.WGAdd(unsafe.Pointer(&wg), goroutines, 0)
+		for k := 0; k < goroutines; k++ {
+			own := make([]int, words)
+			g.Go(func() {
+				me := Current()
+				for i := 0; i < rounds; i++ {
+					for w := range own {
+						me.Access(unsafe.Pointer(&own[w]), 8, true, 0)
+						own[w] = i
+					}
+					me.Lock(unsafe.Pointer(&mu), 0)
+					me.Access(unsafe.Pointer(&n), unsafe.Sizeof(n), true, 0)
+					n++
+					me.Unlock(unsafe.Pointer(&mu), 0)
+				}
+				me.WGAdd(unsafe.Pointer(&wg), -1, 0)
+			}, 0)
+		}
+		g.WGWait(unsafe.Pointer(&wg), 0)
+	})
+	b.StopTimer()
+	if r.Finding != nil {
+		b.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
+	}
+	b.ReportMetric(float64(r.Iterations)/b.Elapsed().Seconds(), "iterations/s")
+	b.ReportMetric(float64(choices)/float64(r.Iterations), "choices/iteration")
+}
+
+// countChoices counts the choice points a strategy is asked about.
+type countChoices struct {
+	strategy.Strategy
+	n *int
+}
+
+func (c countChoices) Choose(p *strategy.Point) int { *c.n++; return c.Strategy.Choose(p) }
+
 // BenchmarkCurrent: the goroutine identity lookup every operation of the
 // runtime starts with, from a controlled goroutine.
 func BenchmarkCurrent(b *testing.B) {

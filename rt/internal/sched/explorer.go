@@ -54,7 +54,16 @@ type Config struct {
 	// ProgressEvery with the number of schedules run and the time spent
 	// so far, so that a long exploration can show how it is going.
 	Progress func(schedules int, elapsed time.Duration)
+	// Reduce leaves out the scheduling points of plain memory accesses
+	// when Race is on (Stoller's reduction; see Access): at most
+	// QuietRun accesses of a goroutine in a row are no point.
+	Reduce bool
 }
+
+// QuietRun bounds the plain memory accesses in a row that Config.Reduce
+// lets a goroutine make without a scheduling point, so that a goroutine
+// that polls a variable still yields.
+const QuietRun = 64
 
 // ProgressEvery is the least time between two calls of Config.Progress:
 // one clock read per schedule decides, the schedules between calls cost

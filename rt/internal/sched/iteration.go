@@ -204,6 +204,7 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 			return
 		}
 	}
+	g.quietRun = 0
 	it.reschedule(g)
 	it.record(g.pending)
 	it.executed(g, op, o)

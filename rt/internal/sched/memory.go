@@ -11,8 +11,32 @@ import (
 // addr and checks it for a data race. Memory is modeled per 8-byte word:
 // the event names the object of the first word, and every word the access
 // covers is checked.
+//
+// With Config.Reduce (and race detection), a plain access is no
+// scheduling point: it runs as part of the goroutine's step, seen by the
+// race detector and by an observing strategy as every event is. This is
+// Stoller's reduction ("Testing concurrent Java programs using
+// randomized scheduling", 2002, section 4: no scheduling point at an
+// access to a location that is unshared or protected by a lock), taken to
+// its limit by the happens-before detector: between two synchronization
+// operations, a goroutine's plain accesses can conflict with another
+// goroutine's only in a data race, which the detector reports wherever
+// the accesses fall (it needs them unordered, not adjacent); in a run
+// without one, the outcome depends only on the order of the
+// synchronization operations (atomics included), which stay scheduling
+// points. A misclassified location, in Stoller's terms, is a data race,
+// reported at the access that shows it. QuietRun accesses in a row at
+// most, so that a goroutine polling a variable still lets others run.
 func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
 	it := g.it
+	if it.x.cfg.Reduce && it.race != nil {
+		if g.quietRun < QuietRun {
+			g.quietRun++
+			g.free = true
+		} else {
+			g.quietRun = 0
+		}
+	}
 	o := it.object(wordOf(addr), kindMemory)
 	op := event.OpRead
 	if write {
