@@ -29,7 +29,10 @@ import (
 // HaPSet(stmt(e1)): only interleavings that show an ordering not covered
 // yet run. The paper looks further back for an uncovered race when the
 // latest one is covered; here only the latest race of each step is
-// considered, as dpor computes it. The pruning is unsound by design:
+// considered, as dpor computes it: looking back over up to 16 earlier
+// races found no kernel more and took the two kernels made for HaPSets
+// from 15 schedules to 325 and from 13 to 283 (docs/systematic.md). The
+// pruning is unsound by design:
 // Complete is false even when the guided search runs out, and Summary
 // says what was covered.
 type HaPSet struct {
