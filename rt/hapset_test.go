@@ -100,8 +100,8 @@ func hapsetOn(search string, store *strategy.HaPSets) strategy.Strategy {
 }
 
 // TestHaPSetFindsHiddenReordering reproduces the headline of the HaPSet
-// paper (section 5) on reloadWindow: guided by HaPSets, dpor finds the
-// bug within a few dozen executions, where plain dpor and pcb (and
+// paper (section 5) on reloadWindow: guided by HaPSets, dpor and bounded
+// dpor find the bug within a few dozen executions, where plain dpor and pcb (and
 // random scheduling) do not within ten times as many; and nothing is
 // reported on the fixed program.
 func TestHaPSetFindsHiddenReordering(t *testing.T) {
@@ -109,6 +109,9 @@ func TestHaPSetFindsHiddenReordering(t *testing.T) {
 	h := runSystematic(t, hapsetOn("dpor", strategy.NewHaPSets()), reloadWindow(false), budget)
 	if h.finding != sched.KindPanic || h.executions > budget/10 {
 		t.Errorf("hapset: finding %q after %d executions, want a panic within %d", h.finding, h.executions, budget/10)
+	}
+	if hp := runSystematic(t, hapsetOn("pcb", strategy.NewHaPSets()), reloadWindow(false), budget); hp.finding != sched.KindPanic || hp.executions > budget/10 {
+		t.Errorf("hapset on pcb: finding %q after %d executions, want a panic within %d", hp.finding, hp.executions, budget/10)
 	}
 	for _, st := range []strategy.Strategy{strategy.NewDPOR(0), strategy.NewPCB(2, 0), strategy.NewRandom(1)} {
 		r := runSystematic(t, st, reloadWindow(false), budget)

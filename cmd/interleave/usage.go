@@ -131,6 +131,7 @@ Exploration flags:
 	                  none): every state pcb reaches within K, in fewer
 	                  schedules
 	-hapset-search S  the search hapset guides: dpor (default) or pcb
+	                  (dpor bounded to -preemptions K, default 2)
 	-hapset-k N       call sites of a hapset statement besides its site,
 	                  innermost first (default 1; 0: the site alone)
 	-hapset-learn N   random schedules hapset learns from before its

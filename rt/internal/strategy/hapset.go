@@ -21,13 +21,13 @@ import (
 // before) and then from every run of the search (Algorithm 5, continuous
 // learning), and they persist between explorations (HaPSets.Save).
 //
-// The search is dpor or pcb (section 4, Algorithm 4): where it would make
-// a goroutine's next step t run before an earlier transition e1 that it
-// races with (dpor's backtrack point; pcb's preemption, which is only
-// considered where the preempted goroutine's next step conflicts with the
-// preempting one's), it does so only when stmt(t) is not yet in
-// HaPSet(stmt(e1)): only interleavings that show an ordering not covered
-// yet run. The paper looks further back for an uncovered race when the
+// The search is dpor, or dpor bounded to K preemptions (section 4,
+// Algorithm 4, on the backtracking of DPOR or of preemption bounding,
+// whose backtrack points are races in the paper's framework too): where
+// it would make a goroutine's next step t run before an earlier
+// transition e1 that it races with (a backtrack point), it does so only
+// when stmt(t) is not yet in HaPSet(stmt(e1)): only interleavings that
+// show an ordering not covered yet run. The paper looks further back for an uncovered race when the
 // latest one is covered; here only the latest race of each step is
 // considered, as dpor computes it: looking back over up to 16 earlier
 // races found no kernel more and took the two kernels made for HaPSets
@@ -36,8 +36,7 @@ import (
 // Complete is false even when the guided search runs out, and Summary
 // says what was covered.
 type HaPSet struct {
-	search   Strategy
-	obs      Observer // search as an Observer (dpor), else nil
+	search   *DPOR
 	learn    *Random
 	learnN   int // learning runs left
 	learning bool
@@ -90,23 +89,17 @@ const DefaultHaPSetK = 1
 // when nothing was learned before.
 const DefaultHaPSetLearn = 10
 
-// NewHaPSet returns the guided search over search (a *DPOR or a *PCB),
+// NewHaPSet returns the guided search over search (dpor, bounded or not),
 // with HaPSets store, statements of k call sites and learn random runs
 // first when the store is empty. siteKey names a site in terms that
 // survive a rebuild (its file, line and column).
-func NewHaPSet(search Strategy, store *HaPSets, k, learn int, seed int64, siteKey func(uint32) uint64) *HaPSet {
+func NewHaPSet(search *DPOR, store *HaPSets, k, learn int, seed int64, siteKey func(uint32) uint64) *HaPSet {
 	s := &HaPSet{search: search, store: store, k: k, siteKey: siteKey, learn: NewRandom(seed),
 		objs: map[int32]*objAccess{}, fresh: map[[2]uint64]struct{}{}, ctxs: map[uintptr]uint64{}, hidden: hiddenFrame}
 	if store.Len() == 0 {
 		s.learnN = learn
 	}
-	s.obs, _ = search.(Observer)
-	switch x := search.(type) {
-	case *DPOR:
-		x.guide = s.guideRace
-	case *PCB:
-		x.guide = s.guidePreemption
-	}
+	search.guide = s.guideRace
 	if k > 0 {
 		s.pcs = make([]uintptr, 64)
 	}
@@ -158,10 +151,7 @@ func (s *HaPSet) Complete() bool { return false }
 // Exhausted reports whether the guided search ran out of interleavings
 // that show an uncovered ordering.
 func (s *HaPSet) Exhausted() bool {
-	if e, ok := s.search.(Exhaustive); ok {
-		return e.Complete()
-	}
-	return false
+	return s.search.Bounded()
 }
 
 // Pending implements Observer: the statement of ev.G's next operation,
@@ -173,8 +163,8 @@ func (s *HaPSet) Pending(ev event.Event) {
 	if p := &s.pend[ev.G]; !p.valid || p.site != ev.Site {
 		*p = pendingStmt{site: ev.Site, stmt: s.stmt(ev.Site), valid: true}
 	}
-	if s.obs != nil && !s.learning {
-		s.obs.Pending(ev)
+	if !s.learning {
+		s.search.Pending(ev)
 	}
 }
 
@@ -182,15 +172,15 @@ func (s *HaPSet) Pending(ev event.Event) {
 // then the search's own bookkeeping.
 func (s *HaPSet) Executed(ev event.Event, index int) {
 	s.record(ev)
-	if s.obs != nil && !s.learning {
-		s.obs.Executed(ev, index)
+	if !s.learning {
+		s.search.Executed(ev, index)
 	}
 }
 
 // Woke implements Observer.
 func (s *HaPSet) Woke(g int32) {
-	if s.obs != nil && !s.learning {
-		s.obs.Woke(g)
+	if !s.learning {
+		s.search.Woke(g)
 	}
 }
 
@@ -310,21 +300,6 @@ func (s *HaPSet) guideRace(jg int32, pe event.Event) bool {
 		return true
 	}
 	if s.covered(s.stmtOf(pe), e1) {
-		s.Pruned++
-		return false
-	}
-	return true
-}
-
-// guidePreemption is pcb's guide: preempting p's current goroutine (option
-// cur) by option alt makes alt's step run before cur's; worth it only
-// when they conflict and that order is new.
-func (s *HaPSet) guidePreemption(p *Point, cur, alt int) bool {
-	ec, et := p.Options[cur].Ev, p.Options[alt].Ev
-	if et.G == 0 || !counted(ec) || !counted(et) {
-		return true
-	}
-	if !event.Conflicts(ec, et) || s.covered(s.stmtOf(et), s.stmtOf(ec)) {
 		s.Pruned++
 		return false
 	}

@@ -28,9 +28,6 @@ type PCB struct {
 	cut     bool
 	inexact bool
 	maxDep  int
-	// guide, when set, may veto running option alt instead of option cur
-	// at p, a preemption or a free choice (the HaPSet strategy).
-	guide func(p *Point, cur, alt int) bool
 }
 
 // NewPCB returns a PCB strategy exploring up to k preemptions (k < 0 means
@@ -116,30 +113,19 @@ func (s *PCB) choose(p *Point, d int) int {
 		return 0
 	}
 	if cur < 0 {
-		if s.guide != nil && p.Kind == Thread {
-			// Guided, the free alternatives are items of this level,
-			// those the guide lets through.
-			for i := 1; i < n; i++ {
-				if s.guide(p, 0, i) {
-					s.queue = append(s.queue, append(append([]int(nil), s.path...), i))
-				}
-			}
-			n = 1
-		}
 		s.stack = append(s.stack, dfsFrame{n: n})
 		return 0
 	}
 	// Only continuing is free; each other option is a preemption, for the
 	// next level.
-	for i := range p.Options {
-		if i == cur || s.guide != nil && !s.guide(p, cur, i) {
-			continue
+	if s.level >= s.max {
+		s.dropped = true
+	} else {
+		for i := range p.Options {
+			if i != cur {
+				s.next = append(s.next, append(append([]int(nil), s.path...), i))
+			}
 		}
-		if s.level >= s.max {
-			s.dropped = true
-			break
-		}
-		s.next = append(s.next, append(append([]int(nil), s.path...), i))
 	}
 	s.stack = append(s.stack, dfsFrame{n: 1})
 	return cur

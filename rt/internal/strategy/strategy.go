@@ -289,16 +289,18 @@ func New(c Config) (Strategy, error) {
 
 func newHaPSet(c Config) (Strategy, error) {
 	h := c.HaPSet
-	var search Strategy
+	var search *DPOR
 	switch h.Search {
 	case "", "dpor":
 		search = NewDPOR(c.MaxDepth)
 	case "pcb":
+		// The paper's preemption bounding backtracks at races, as dpor
+		// does: dpor bounded to K preemptions.
 		k := c.Preemptions
 		if k <= 0 {
 			k = DefaultPreemptions
 		}
-		search = NewPCB(k, c.MaxDepth)
+		search = NewBoundedDPOR(k, c.MaxDepth)
 	default:
 		return nil, fmt.Errorf("strategy hapset: unknown search %q (want dpor or pcb)", h.Search)
 	}
