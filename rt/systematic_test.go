@@ -488,11 +488,14 @@ func BenchmarkSystematic(b *testing.B) {
 		{"dfs-1000", func() strategy.Strategy { return strategy.NewDFS(0) }},
 		{"dpor", func() strategy.Strategy { return strategy.NewDPOR(0) }},
 		{"pcb1-1000", func() strategy.Strategy { return strategy.NewPCB(1, 0) }},
+		{"dpor-K1", func() strategy.Strategy { return strategy.NewBoundedDPOR(1, 0) }},
+		{"hapset", func() strategy.Strategy { return hapsetOn("dpor", strategy.NewHaPSets()) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				r := runSystematic(b, c.st(), p, 1000)
 				b.ReportMetric(float64(r.executions), "executions/op")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.executions*(i+1)), "ns/execution")
 			}
 		})
 	}

@@ -43,6 +43,7 @@ type HaPSet struct {
 	store    *HaPSets
 	k        int
 	siteKey  func(site uint32) uint64
+	siteKeys map[uint32]uint64 // siteKey's results, mixed (at most maxCtxs)
 
 	// The execution being run.
 	pend  []pendingStmt // by goroutine: the statement of its pending operation
@@ -95,7 +96,8 @@ const DefaultHaPSetLearn = 10
 // survive a rebuild (its file, line and column).
 func NewHaPSet(search *DPOR, store *HaPSets, k, learn int, seed int64, siteKey func(uint32) uint64) *HaPSet {
 	s := &HaPSet{search: search, store: store, k: k, siteKey: siteKey, learn: NewRandom(seed),
-		objs: map[int32]*objAccess{}, fresh: map[[2]uint64]struct{}{}, ctxs: map[uintptr]uint64{}, hidden: hiddenFrame}
+		objs: map[int32]*objAccess{}, fresh: map[[2]uint64]struct{}{}, ctxs: map[uintptr]uint64{}, hidden: hiddenFrame,
+		siteKeys: map[uint32]uint64{}}
 	if store.Len() == 0 {
 		s.learnN = learn
 	}
@@ -191,7 +193,19 @@ func (s *HaPSet) stmtOf(ev event.Event) uint64 {
 			return p.stmt
 		}
 	}
-	return mix64(s.siteKey(ev.Site))
+	return s.site(ev.Site)
+}
+
+// site is the statement of a site without call sites.
+func (s *HaPSet) site(site uint32) uint64 {
+	h, ok := s.siteKeys[site]
+	if !ok {
+		h = mix64(s.siteKey(site))
+		if len(s.siteKeys) < maxCtxs {
+			s.siteKeys[site] = h
+		}
+	}
+	return h
 }
 
 // counted reports whether ev takes part in HaPSets: an operation on an
@@ -213,13 +227,16 @@ func readLike(op event.Op) bool { return !op.Modifies() || op == event.OpRLock }
 // record learns from ev: for every other goroutine whose last access to
 // ev's object conflicts with ev, the pair (its statement, ev's).
 func (s *HaPSet) record(ev event.Event) {
-	if int(ev.G) < len(s.pend) && s.pend[ev.G].site == ev.Site {
-		defer func() { s.pend[ev.G].valid = false }()
-	}
 	if !counted(ev) {
+		if int(ev.G) < len(s.pend) {
+			s.pend[ev.G].valid = false
+		}
 		return
 	}
 	st := s.stmtOf(ev)
+	if int(ev.G) < len(s.pend) {
+		s.pend[ev.G].valid = false // its next operation is another
+	}
 	a := s.objs[ev.Obj]
 	if a == nil {
 		a = &objAccess{}
@@ -309,7 +326,7 @@ func (s *HaPSet) guideRace(jg int32, pe event.Event) bool {
 // stmt names the statement at site executed by the calling goroutine:
 // the site and its k innermost call sites.
 func (s *HaPSet) stmt(site uint32) uint64 {
-	h := mix64(s.siteKey(site))
+	h := s.site(site)
 	if s.k == 0 {
 		return h
 	}
