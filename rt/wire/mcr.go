@@ -21,17 +21,23 @@ package wire
 //   - MCREvent.After: each listed event before this one;
 //   - lock mutual exclusion: on each lock object, the acquire/release
 //     pairs taken in trace order (an acquire with no release after it
-//     holds the lock to the end); of two regions whose acquires are both
-//     in the prefix, one ends before the other begins;
+//     holds the lock to the end; a release with no open acquire is
+//     ignored; an acquire while the lock's last acquire is still open is
+//     a malformed trace); of two regions whose acquires are both in the
+//     prefix, one ends before the other begins;
 //   - data validity: every read access of every event in the prefix other
 //     than r returns the value it returned in the trace, and r's access
 //     returns v: it reads from a write w to the location whose written
 //     bytes cover the read's and equal the value under the read's mask,
 //     ordered before the read, with no other write touching the read's
 //     bytes in between; or, with no such write before it, the location's
-//     initial value.
+//     initial value (a location with no MCRInit entry has none). A value
+//     assembled from several partial writes is not looked for. An event
+//     that reads and writes a location reads first, so it never reads
+//     from itself. r's other read accesses, if any, are free.
 //
-// A satisfying assignment gives the new prefix: its events sorted by O.
+// A satisfying assignment gives the new prefix: its events sorted by O
+// (ties in trace order).
 
 // MCRKind says what an event of an MCR trace does.
 type MCRKind uint8
@@ -62,7 +68,9 @@ type MCREvent struct {
 	// go statement that started the thread, the operation that woke it,
 	// the operation before it on an object whose order is kept.
 	After []int32 `json:"a,omitempty"`
-	// Acc are the memory accesses of an MCRAccess event, all at once.
+	// Acc are the memory accesses of an MCRAccess event, all at once
+	// (events of the other kinds have none). An event writes a location
+	// at most once.
 	Acc []MCRMemAccess `json:"m,omitempty"`
 }
 
@@ -70,10 +78,11 @@ type MCREvent struct {
 type MCRMemAccess struct {
 	// Loc is the location.
 	Loc int32 `json:"l"`
-	// Mask is the bytes of the location accessed (all ones: the whole
-	// word). Values are compared under the mask.
+	// Mask is the bits of the location accessed, byte by byte (all ones:
+	// the whole word); never zero. Values are compared under the mask.
 	Mask uint64 `json:"k"`
 	// Read says that the access reads the location, RV the value it read.
+	// An access reads, writes, or both.
 	Read bool   `json:"r,omitempty"`
 	RV   uint64 `json:"rv,omitempty"`
 	// Write says that the access writes the location, WV the value of the
