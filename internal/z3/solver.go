@@ -66,7 +66,7 @@ func (c *Context) NewSolver() *Solver {
 	C.Z3_solver_inc_ref(c.ctx, s)
 	c.solvers[s] = struct{}{}
 	sv.s = s
-	if c.cfg.Timeout <= 0 && !c.cfg.MinimizeCores {
+	if c.cfg.Timeout <= 0 && !c.cfg.MinimizeCores && !c.cfg.DiffLogic {
 		return sv
 	}
 	p := C.Z3_mk_params(c.ctx)
@@ -84,6 +84,9 @@ func (c *Context) NewSolver() *Solver {
 	}
 	if c.cfg.MinimizeCores {
 		C.Z3_params_set_bool(c.ctx, p, c.symbol("core.minimize"), true)
+	}
+	if c.cfg.DiffLogic {
+		C.Z3_params_set_uint(c.ctx, p, c.symbol("arith.solver"), 3)
 	}
 	if c.check("params_set") {
 		C.Z3_solver_set_params(c.ctx, s, p)

@@ -112,6 +112,17 @@ type Config struct {
 	// checks after an Unsat. Without it a core can hold literals the
 	// proof happened to use but does not need.
 	MinimizeCores bool
+	// DiffLogic says that every arithmetic atom of the solvers' formulas
+	// compares two variables (x < y, x - y <= c), as MCR's order
+	// constraints do. The solvers then use Z3's older arithmetic setup
+	// (its parameter arith.solver = 3, where the default is 6), under
+	// which Z3 runs a dedicated difference-logic solver instead of its
+	// general linear arithmetic one. Measured with Z3 4.8.12 on MCR
+	// queries over a trace of 300 events, each target checks 5 to 7
+	// times faster. A check of a formula outside difference logic then
+	// returns Unknown, with the reason "(incomplete (theory
+	// difference-logic))" and a warning Z3 prints on standard error.
+	DiffLogic bool
 }
 
 // Context is a Z3 context: the owner of every term, solver and model made

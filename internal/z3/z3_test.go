@@ -289,6 +289,52 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// DiffLogic switches the arithmetic solver: on order constraints Z3 then
+// runs a difference-logic solver, whose statistics are named dd or dl,
+// instead of its general one, whose statistics are named arith-; both give
+// the same answers. Arithmetic outside difference logic gets Unknown.
+func TestDiffLogic(t *testing.T) {
+	for _, diff := range []bool{false, true} {
+		c := newContext(t, Config{Model: true, DiffLogic: diff})
+		s := c.NewSolver()
+		a, b, d := c.IntVar("a"), c.IntVar("b"), c.IntVar("d")
+		s.Assert(c.Or(c.Lt(a, b), c.Lt(b, d)), c.Lt(d, a), c.Lt(a, c.Sub(b, c.IntVal(2))))
+		mustCheck(t, s, Sat)
+		m, err := s.Model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		va, _ := m.EvalInt(a)
+		vb, _ := m.EvalInt(b)
+		vd, _ := m.EvalInt(d)
+		if !(vd < va && va < vb-2) {
+			t.Errorf("DiffLogic %v: model a=%d b=%d d=%d breaks the constraints", diff, va, vb, vd)
+		}
+		names := "," + strings.Join(s.statisticNames(), ",")
+		dl := strings.Contains(names, ",dd ") || strings.Contains(names, ",dl ")
+		if general := strings.Contains(names, ",arith-"); dl != diff || general == diff {
+			t.Errorf("DiffLogic %v: statistics %s", diff, names)
+		}
+		s.Push()
+		s.Assert(c.Lt(b, d))
+		mustCheck(t, s, Unsat)
+		s.Pop()
+		mustCheck(t, s, Sat)
+
+		x, y := c.IntVar("x"), c.IntVar("y")
+		s2 := c.NewSolver()
+		s2.Assert(c.Eq(c.Add(x, y), c.IntVal(10)), c.Eq(c.Sub(x, y), c.IntVal(4)))
+		want := Sat
+		if diff {
+			want = Unknown
+		}
+		mustCheck(t, s2, want)
+		if diff && !strings.Contains(s2.ReasonUnknown(), "difference-logic") {
+			t.Errorf("x + y = 10 under DiffLogic: reason %q", s2.ReasonUnknown())
+		}
+	}
+}
+
 func TestSortMismatchIsError(t *testing.T) {
 	c := newContext(t, Config{Model: true})
 	x, p := c.IntVar("x"), c.BoolVar("p")
