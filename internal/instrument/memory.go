@@ -49,7 +49,20 @@ type accessKind int
 const (
 	readAccess accessKind = iota
 	writeAccess
+	// updateAccess reads a location and then writes it (x++, x += y,
+	// x = x + 1): rt.Update, which schedules as a write and tells a
+	// strategy that reasons about values (mcr) that the old value was
+	// read.
+	updateAccess
 )
+
+// merge is the kind of two accesses of one statement to one location.
+func (k accessKind) merge(o accessKind) accessKind {
+	if k == o {
+		return k
+	}
+	return updateAccess
+}
 
 type access struct {
 	kind  accessKind
@@ -155,7 +168,7 @@ func (r *rewriter) instrumentRangeVars(s *ast.RangeStmt) {
 	}
 	c.emitWraps()
 	if len(c.accs) > 0 {
-		r.edits.insert(r.off(s.Body.Lbrace)+1, " "+r.accessCalls(c.accs))
+		r.edits.insert(r.off(s.Body.Lbrace)+1, " "+r.lateCalls(c.accs))
 	}
 }
 
@@ -374,13 +387,31 @@ func (r *rewriter) instrumentValue(e ast.Expr) {
 	r.edits.insert(r.off(e.End()), " }()")
 }
 
-// accessCalls returns the runtime calls reporting accs.
+// accessCalls returns the runtime calls reporting accs before they
+// happen.
 func (r *rewriter) accessCalls(accs []access) string {
+	return r.reportCalls(accs, false)
+}
+
+// lateCalls returns the runtime calls reporting accs right after the
+// statement that made them: a write is then rt.Wrote, whose memory
+// already holds the value written (and no longer what it overwrote or,
+// for an update, what it read).
+func (r *rewriter) lateCalls(accs []access) string {
+	return r.reportCalls(accs, true)
+}
+
+func (r *rewriter) reportCalls(accs []access, late bool) string {
 	var b strings.Builder
 	for _, a := range accs {
 		fn := "Read"
-		if a.kind == writeAccess {
+		switch {
+		case a.kind != readAccess && late:
+			fn = "Wrote"
+		case a.kind == writeAccess:
 			fn = "Write"
+		case a.kind == updateAccess:
+			fn = "Update"
 		}
 		b.WriteString(r.rt(fn) + "(" + a.addr + ", " + r.site(a.pos) + "); ")
 	}
@@ -439,11 +470,11 @@ func (r *rewriter) instrumentStmt(s ast.Stmt) {
 		return
 	}
 	if isIf {
-		r.edits.insert(r.off(ifs.Cond.Pos()), "func() bool { "+r.accessCalls(after)+"return true }() && (")
+		r.edits.insert(r.off(ifs.Cond.Pos()), "func() bool { "+r.lateCalls(after)+"return true }() && (")
 		r.edits.insert(r.off(ifs.Cond.End()), ")")
 		return
 	}
-	r.edits.insert(r.off(s.End()), "; "+r.accessCalls(after))
+	r.edits.insert(r.off(s.End()), "; "+r.lateCalls(after))
 }
 
 // isBool reports whether e has type bool (not a named boolean type,
@@ -672,9 +703,13 @@ func (c *collector) simple(s ast.Stmt) {
 		c.read(s.Chan)
 		c.read(s.Value)
 	case *ast.IncDecStmt:
+		c.read(s.X)
 		c.write(s.X)
 	case *ast.AssignStmt:
 		// Operands on both sides are evaluated first, then assigned.
+		if s.Tok != token.ASSIGN && s.Tok != token.DEFINE {
+			c.reads(s.Lhs) // x op= y reads x
+		}
 		c.reads(s.Rhs)
 		for _, l := range s.Lhs {
 			if s.Tok == token.DEFINE {
@@ -718,9 +753,7 @@ func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
 		key += " early"
 	}
 	if i, ok := c.seen[key]; ok {
-		if kind == writeAccess {
-			c.accs[i].kind = writeAccess
-		}
+		c.accs[i].kind = c.accs[i].kind.merge(kind)
 		return
 	}
 	c.seen[key] = len(c.accs)
@@ -766,9 +799,7 @@ func (c *collector) wrap(kind accessKind, e ast.Expr, isMap bool) string {
 	}
 	for i, a := range w.accs {
 		if a.addr == addr {
-			if kind == writeAccess {
-				w.accs[i].kind = writeAccess
-			}
+			w.accs[i].kind = a.kind.merge(kind)
 			return ""
 		}
 	}

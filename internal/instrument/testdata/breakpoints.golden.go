@@ -22,7 +22,7 @@ func act(v int) {
 	switch v {
 	case 0:
 		__rt.Breakpoint("zero", "", __rtSites_d3650791+9); //interleave:breakpoint zero
-		__rt.Write(&n, __rtSites_d3650791+6); n++
+		__rt.Update(&n, __rtSites_d3650791+6); n++
 	}
 }
 

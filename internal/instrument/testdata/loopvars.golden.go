@@ -18,7 +18,7 @@ func Capture(q chan int) {
 func SameIteration(q chan int) {
 	for i := 0; func() bool { __rt.Read(&i, __rtSites_16c72eab+16); return true }() && (i < 3); i++ {
 		__rt.Go(func() { __rt.Read(&i, __rtSites_16c72eab+19); __rt.Send[int](q, i, __rtSites_16c72eab+6) }, __rtSites_16c72eab+5)
-		__rt.Write(&i, __rtSites_16c72eab+18); i += 0 // a write of this iteration's i, after the goroutine started
+		__rt.Update(&i, __rtSites_16c72eab+18); i += 0 // a write of this iteration's i, after the goroutine started
 	; __rt.Read(&i, __rtSites_16c72eab+17); }
 }
 
@@ -35,11 +35,11 @@ func Pointers(head *node, done chan bool) {
 func RangeAssign(xs []int, seq func(func(int) bool), done chan bool) {
 	var i, v int
 	__rt.Go(func() { __rt.Read(&i, __rtSites_16c72eab+24); __rt.Read(&v, __rtSites_16c72eab+25); _ = i + v; __rt.Send[bool](done, true, __rtSites_16c72eab+10) }, __rtSites_16c72eab+9)
-	for i, v = range xs { __rt.Write(&i, __rtSites_16c72eab+26); __rt.Write(&v, __rtSites_16c72eab+27); 
+	for i, v = range xs { __rt.Wrote(&i, __rtSites_16c72eab+26); __rt.Wrote(&v, __rtSites_16c72eab+27); 
 	}
-	for i = range 3 { __rt.Write(&i, __rtSites_16c72eab+28); 
+	for i = range 3 { __rt.Wrote(&i, __rtSites_16c72eab+28); 
 	}
-	for v = range seq { __rt.Write(&v, __rtSites_16c72eab+29); 
+	for v = range seq { __rt.Wrote(&v, __rtSites_16c72eab+29); 
 		__rt.Read(&v, __rtSites_16c72eab+30); _ = v
 	}
 }

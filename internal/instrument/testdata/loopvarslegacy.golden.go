@@ -11,25 +11,25 @@ func Capture(q chan int) {
 	for i := 0; func() bool { __rt.Read(&i, __rtSites_25ebe62a+17); return true }() && (i < 3); i++ { // the post statement writes the one i
 		__rt.WGAdd(&wg, 1, __rtSites_25ebe62a+0)
 		__rt.Go(func() { defer __rt.WGDone(&wg, __rtSites_25ebe62a+2); __rt.Read(&i, __rtSites_25ebe62a+19); __rt.Send[int](q, i, __rtSites_25ebe62a+3) }, __rtSites_25ebe62a+1)
-	; __rt.Write(&i, __rtSites_25ebe62a+18); }
+	; __rt.Update(&i, __rtSites_25ebe62a+18); }
 	__rt.WGWait(&wg, __rtSites_25ebe62a+4)
 }
 
 // Every iteration writes the range variables, which the goroutines read.
 func Ranges(xs []int, arr [2]string, m map[string]int, s string, c chan int, done chan bool) {
-	for _, v := range xs { __rt.Write(&v, __rtSites_25ebe62a+20); 
+	for _, v := range xs { __rt.Wrote(&v, __rtSites_25ebe62a+20); 
 		__rt.Go(func() { __rt.Read(&v, __rtSites_25ebe62a+21); _ = v; __rt.Send[bool](done, true, __rtSites_25ebe62a+6) }, __rtSites_25ebe62a+5)
 	}
-	for i, v := range arr { __rt.Write(&i, __rtSites_25ebe62a+22); __rt.Write(&v, __rtSites_25ebe62a+23); 
+	for i, v := range arr { __rt.Wrote(&i, __rtSites_25ebe62a+22); __rt.Wrote(&v, __rtSites_25ebe62a+23); 
 		__rt.Go(func() { __rt.Read(&i, __rtSites_25ebe62a+24); __rt.Read(&v, __rtSites_25ebe62a+25); _, _ = i, v; __rt.Send[bool](done, true, __rtSites_25ebe62a+8) }, __rtSites_25ebe62a+7)
 	}
-	for k, v := range m { __rt.Write(&k, __rtSites_25ebe62a+26); __rt.Write(&v, __rtSites_25ebe62a+27); 
+	for k, v := range m { __rt.Wrote(&k, __rtSites_25ebe62a+26); __rt.Wrote(&v, __rtSites_25ebe62a+27); 
 		__rt.Go(func() { __rt.Read(&k, __rtSites_25ebe62a+28); __rt.Read(&v, __rtSites_25ebe62a+29); _, _ = k, v; __rt.Send[bool](done, true, __rtSites_25ebe62a+10) }, __rtSites_25ebe62a+9)
 	}
-	for i, r := range s { __rt.Write(&i, __rtSites_25ebe62a+30); __rt.Write(&r, __rtSites_25ebe62a+31); 
+	for i, r := range s { __rt.Wrote(&i, __rtSites_25ebe62a+30); __rt.Wrote(&r, __rtSites_25ebe62a+31); 
 		__rt.Go(func() { __rt.Read(&i, __rtSites_25ebe62a+32); __rt.Read(&r, __rtSites_25ebe62a+33); _, _ = i, r; __rt.Send[bool](done, true, __rtSites_25ebe62a+12) }, __rtSites_25ebe62a+11)
 	}
-	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_25ebe62a+14); if !__rtOk2 { break }; { __rt.Write(&v, __rtSites_25ebe62a+34); 
+	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_25ebe62a+14); if !__rtOk2 { break }; { __rt.Wrote(&v, __rtSites_25ebe62a+34); 
 		__rt.Go(func() { __rt.Read(&v, __rtSites_25ebe62a+35); _ = v; __rt.Send[bool](done, true, __rtSites_25ebe62a+16) }, __rtSites_25ebe62a+15)
 	}}
 	for i := range xs { // i is not captured: not shared

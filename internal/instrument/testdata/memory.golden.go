@@ -17,8 +17,8 @@ type node struct {
 func index() int { return 0 }
 
 func Globals() {
-	__rt.Write(&global, __rtSites_ed65bafe+4); global++
-	__rt.Write(&global, __rtSites_ed65bafe+5); global = global + 1
+	__rt.Update(&global, __rtSites_ed65bafe+4); global++
+	__rt.Update(&global, __rtSites_ed65bafe+5); global = global + 1
 	__rt.Read(&global, __rtSites_ed65bafe+6); x := global
 	__rt.Read(&table, __rtSites_ed65bafe+7); __rt.Write(table, __rtSites_ed65bafe+8); table["a"] = x
 	__rt.Read(&table, __rtSites_ed65bafe+9); __rt.Write(table, __rtSites_ed65bafe+10); delete(table, "a")
@@ -41,8 +41,8 @@ func Pointers(n *node, s []int, arr [4]int, m map[int]int) int {
 	local[0] = 1 // purely local
 	__rt.Write(&p[2], __rtSites_ed65bafe+22); p[2] = 1
 	__rt.Write(p, __rtSites_ed65bafe+23); *p = [4]int{}
-	__rt.Write(m, __rtSites_ed65bafe+24); m[1] = m[2]
-	__rt.Write(&n.tags, __rtSites_ed65bafe+25); n.tags = append(n.tags, "x")
+	__rt.Update(m, __rtSites_ed65bafe+24); m[1] = m[2]
+	__rt.Update(&n.tags, __rtSites_ed65bafe+25); n.tags = append(n.tags, "x")
 	if n != nil && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+29); __rt.Read(&n.next.val, __rtSites_ed65bafe+30); return true }() && (n.next.val > 0) { // the right operand of && is instrumented where it is evaluated
 		return 1
 	}
@@ -61,11 +61,11 @@ func Captured() int {
 	fixed := 10 // captured but never assigned again: not shared
 	done := __rt.MakeChan[bool](0, __rtSites_ed65bafe+0)
 	__rt.Go(func() {
-		__rt.Write(&counter, __rtSites_ed65bafe+35); counter += fixed
+		__rt.Update(&counter, __rtSites_ed65bafe+35); counter += fixed
 		__rt.Send[bool](done, true, __rtSites_ed65bafe+2)
 	}, __rtSites_ed65bafe+1)
 	__rt.Recv[bool](done, __rtSites_ed65bafe+3)
-	__rt.Write(&counter, __rtSites_ed65bafe+33); counter++
+	__rt.Update(&counter, __rtSites_ed65bafe+33); counter++
 	__rt.Read(&counter, __rtSites_ed65bafe+34); return counter
 }
 
@@ -131,7 +131,7 @@ func Posts(head *node, xs []int) {
 	; __rt.Read(&p.next, __rtSites_ed65bafe+56); }
 	for i := 0; i < len(xs); xs[i]++ { // the post writes xs[i]
 		i++
-	; __rt.Write(&xs[i], __rtSites_ed65bafe+60); }
+	; __rt.Update(&xs[i], __rtSites_ed65bafe+60); }
 	for p := head; p != nil; p = p.next {
 		p := 1 // shadows p at the end of the body: the post is left alone
 		_ = p

@@ -9,7 +9,7 @@ import "fmt"
 
 func Range(c chan int) {
 	var fs []func()
-	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_5115e78b+1); if !__rtOk2 { break }; { __rt.Write(&v, __rtSites_5115e78b+5); 
+	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_5115e78b+1); if !__rtOk2 { break }; { __rt.Wrote(&v, __rtSites_5115e78b+5); 
 		fs = append(fs, func() { __rt.Read(&v, __rtSites_5115e78b+6); fmt.Println(v) })
 	}}
 	for _, f := range fs {

@@ -25,7 +25,7 @@ type Queue struct {
 func (c *Counter) Inc() {
 	__rt.Lock(&c.Mutex, __rtSites_a09b6b8a+0)
 	defer __rt.Unlock(&c.Mutex, __rtSites_a09b6b8a+1)
-	__rt.Write(&c.n, __rtSites_a09b6b8a+47); c.n++
+	__rt.Update(&c.n, __rtSites_a09b6b8a+47); c.n++
 }
 
 func (s *Store) Get(k string) (int, bool) {
@@ -60,14 +60,14 @@ func (q *Queue) Pop() int {
 		__rt.Read(&q.cond, __rtSites_a09b6b8a+60); __rt.CondWait(q.cond, __rtSites_a09b6b8a+12)
 	}
 	__rt.Read(&q.items, __rtSites_a09b6b8a+54); __rt.Read(&q.items[0], __rtSites_a09b6b8a+55); v := q.items[0]
-	__rt.Write(&q.items, __rtSites_a09b6b8a+56); q.items = q.items[1:]
+	__rt.Update(&q.items, __rtSites_a09b6b8a+56); q.items = q.items[1:]
 	__rt.Read(&q.cond, __rtSites_a09b6b8a+57); __rt.Read(&q.cond.L, __rtSites_a09b6b8a+58); __rt.LockerUnlock(q.cond.L, __rtSites_a09b6b8a+13)
 	return v
 }
 
 func (q *Queue) Push(v int) {
 	__rt.Read(&q.lock, __rtSites_a09b6b8a+61); __rt.Lock(q.lock, __rtSites_a09b6b8a+14)
-	__rt.Write(&q.items, __rtSites_a09b6b8a+62); q.items = append(q.items, v)
+	__rt.Update(&q.items, __rtSites_a09b6b8a+62); q.items = append(q.items, v)
 	__rt.Read(&q.lock, __rtSites_a09b6b8a+63); __rt.Unlock(q.lock, __rtSites_a09b6b8a+15)
 	__rt.Read(&q.cond, __rtSites_a09b6b8a+64); __rt.CondSignal(q.cond, __rtSites_a09b6b8a+16)
 	__rt.Read(&q.cond, __rtSites_a09b6b8a+65); __rt.CondBroadcast(q.cond, __rtSites_a09b6b8a+17)

@@ -241,6 +241,7 @@ func (x *Explorer) newIteration(num int) *Iteration {
 		it.race = x.race
 	}
 	it.obs, _ = x.strat.(strategy.Observer)
+	it.vals, _ = x.strat.(strategy.Valuer)
 	return it
 }
 

@@ -30,15 +30,16 @@ type G struct {
 	// quietRun counts its memory accesses in a row that were no
 	// scheduling point (Config.Reduce).
 	quietRun int
-	lastRun  int   // step at which it was last chosen
-	set      *gset // the set of ready goroutines it is in (runq.go)
-	idx      int   // its index in set.items
-	hidx     int   // its index in set.heap
-	yieldAt  int   // switches+1 at the time it yielded
-	abort    bool  // unwinding at the end of its iteration
-	adopted  bool  // started by code the tool does not control (adopt.go)
-	out      bool  // lost the schedule while in uncontrolled code (adopt.go)
-	goid     int64 // the runtime's goroutine id of an adopted goroutine
+	wnote    writeNote // a write whose value a strategy.Valuer is still to get
+	lastRun  int       // step at which it was last chosen
+	set      *gset     // the set of ready goroutines it is in (runq.go)
+	idx      int       // its index in set.items
+	hidx     int       // its index in set.heap
+	yieldAt  int       // switches+1 at the time it yielded
+	abort    bool      // unwinding at the end of its iteration
+	adopted  bool      // started by code the tool does not control (adopt.go)
+	out      bool      // lost the schedule while in uncontrolled code (adopt.go)
+	goid     int64     // the runtime's goroutine id of an adopted goroutine
 	exited   chan struct{}
 
 	// What a blocked goroutine waits for, for reports.

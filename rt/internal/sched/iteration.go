@@ -79,6 +79,7 @@ type Iteration struct {
 	pt         strategy.Point
 	race       *race.Detector
 	obs        strategy.Observer // the strategy, when it observes every event
+	vals       strategy.Valuer   // the strategy, when it needs the values of accesses
 	overBudget atomic.Bool       // set by the explorer when the budget ran out
 	wantStacks bool
 
@@ -173,6 +174,9 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	var obj int32
 	if o != nil {
 		obj = it.eventID(o)
+	}
+	if it.vals != nil {
+		it.flushWrite(g)
 	}
 	g.pending = event.Event{G: g.ID, Op: op, Obj: obj, Site: site}
 	g.pendObj = o
@@ -494,6 +498,9 @@ func (it *Iteration) closeDone() { it.doneOnce.Do(func() { close(it.done) }) }
 // exit handles the end of g's function: normal return, panic or Goexit.
 func (it *Iteration) exit(g *G, p any, abnormal bool) {
 	defer close(g.exited)
+	if it.vals != nil {
+		it.flushWrite(g)
+	}
 	g.state = gDone
 	it.place(g)
 	it.removeLive(g)

@@ -28,6 +28,41 @@ import (
 // reported at the access that shows it. QuietRun accesses in a row at
 // most, so that a goroutine polling a variable still lets others run.
 func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
+	m := readMode
+	if write {
+		m = writeMode
+	}
+	g.access(addr, size, m, site)
+}
+
+// Update reports a statement that reads the size bytes at addr and then
+// writes them: a write, except that a strategy.Valuer is told that the
+// old value was read.
+func (g *G) Update(addr unsafe.Pointer, size uintptr, site uint32) {
+	g.access(addr, size, updateMode, site)
+}
+
+// Wrote reports a write of the size bytes at addr right after it
+// happened: a write, except that a strategy.Valuer is told the value
+// written at once, and nothing of what was there before.
+func (g *G) Wrote(addr unsafe.Pointer, size uintptr, site uint32) {
+	g.access(addr, size, wroteMode, site)
+}
+
+// accessMode says what an access does, for the values a strategy.Valuer
+// gets (values.go).
+type accessMode uint8
+
+const (
+	readMode   accessMode = iota
+	writeMode             // a write reported before it, that does not read
+	updateMode            // a read, then a write, reported before both
+	wroteMode             // a write reported after it
+)
+
+// access reports an access.
+func (g *G) access(addr unsafe.Pointer, size uintptr, m accessMode, site uint32) {
+	write := m != readMode
 	it := g.it
 	if it.x.cfg.Reduce && it.race != nil {
 		if g.quietRun < QuietRun {
@@ -58,6 +93,9 @@ func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
 		}
 	}
 	it.step(g, op, o, site)
+	if it.vals != nil && size > 0 {
+		it.noteAccess(g, addr, size, m)
+	}
 	if it.race != nil && size > 0 {
 		it.checkWords(g, o, addr, size, write, false, site)
 	}
@@ -112,14 +150,23 @@ func (g *G) Atomic(addr unsafe.Pointer, size uintptr, k AtomicKind, site uint32)
 	switch k {
 	case AtomicLoad:
 		it.step(g, event.OpAtomicLoad, o, site)
+		if it.vals != nil {
+			it.noteAtomic(g, o, addr, size, false, false)
+		}
 		it.acquire(g, o)
 		it.atomicAccess(g, o, addr, size, false, site)
 	case AtomicStore:
 		it.step(g, event.OpAtomicStore, o, site)
+		if it.vals != nil {
+			it.noteAtomic(g, o, addr, size, true, true)
+		}
 		it.atomicAccess(g, o, addr, size, true, site)
 		it.release(g, o)
 	default:
 		it.step(g, event.OpAtomicRMW, o, site)
+		if it.vals != nil {
+			it.noteAtomic(g, o, addr, size, true, false)
+		}
 		it.acquire(g, o)
 		it.atomicAccess(g, o, addr, size, true, site)
 		it.release(g, o)

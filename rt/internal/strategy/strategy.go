@@ -204,6 +204,37 @@ type Observer interface {
 	Woke(g int32)
 }
 
+// Valuer is implemented by observers that also need the values memory
+// accesses read and write (mcr: maximal causality reduction reasons about
+// which write a read can return). The scheduler calls Value for every
+// word (8 bytes, aligned) a plain access covers, and for the location of
+// an atomic operation, with the event's index (as in Executed), the
+// location's object number (as in events; negative), the mask of the
+// bytes the access covers, and the memory:
+//
+//   - ValueRead, right after Executed of an access that reads (a read, a
+//     statement that reads and writes a location, an atomic load or
+//     update): the memory before it, which is what it reads;
+//   - ValueOverwritten, right after Executed of a write that does not read
+//     (an assignment, an atomic store): the memory it overwrites;
+//   - ValueWritten, for a write, at the goroutine's next event or its
+//     exit, or right after Executed when the write was reported after it
+//     happened (rt.Wrote): the memory the write left.
+type Valuer interface {
+	Observer
+	Value(index int, obj int32, mask, v uint64, k ValueKind)
+}
+
+// ValueKind says what a value reported to a Valuer is.
+type ValueKind uint8
+
+// The kinds of values.
+const (
+	ValueRead ValueKind = iota
+	ValueOverwritten
+	ValueWritten
+)
+
 // DefaultPreemptions is pcb's bound when none is given.
 const DefaultPreemptions = 2
 
@@ -213,7 +244,7 @@ const DefaultPreemptions = 2
 // every iteration).
 func Systematic(name string) bool {
 	switch name {
-	case "dfs", "dpor", "pcb", "hapset":
+	case "dfs", "dpor", "pcb", "hapset", "mcr":
 		return true
 	}
 	return false
