@@ -77,6 +77,13 @@ type Options struct {
 	HaPSetLearn  int
 	HaPSetFile   string
 	HaPSetReset  bool
+
+	// Solver is the path of interleave-solver, which strategy mcr asks
+	// for schedules; SolverTimeout bounds each of its checks (0: its
+	// default).
+	Solver        string
+	SolverTimeout time.Duration
+	mcrSolver     strategy.MCRSolver // a solver in this process (tests)
 }
 
 // Report is the outcome of an exploration.
@@ -152,9 +159,10 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			return nil, err
 		}
 	}
-	if opts.Strategy == "active" || opts.Strategy == "regression" {
-		// Both pause goroutines at chosen statements, memory accesses
-		// among them: those must stay scheduling points.
+	if opts.Strategy == "active" || opts.Strategy == "regression" || opts.Strategy == "mcr" {
+		// Active and regression pause goroutines at chosen statements,
+		// memory accesses among them; mcr steers goroutines between
+		// accesses: those must stay scheduling points.
 		opts.Reduce = false
 	}
 	var timers sched.TimerPolicy
@@ -183,10 +191,20 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			return nil, err
 		}
 	}
-	if opts.Strategy == "active" {
+	var mcr *strategy.MCR
+	switch opts.Strategy {
+	case "active":
 		act = active.New(active.Config{Seed: opts.Seed, Schedules: opts.Schedules})
 		st = act
-	} else {
+	case "mcr":
+		var stop func()
+		var err error
+		if mcr, stop, err = mcrStrategy(opts); err != nil {
+			return nil, err
+		}
+		defer stop()
+		st = mcr
+	default:
 		var err error
 		st, err = strategy.New(sc)
 		if err != nil {
@@ -260,6 +278,12 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			if err := haps.Save(opts.HaPSetFile); err != nil {
 				return nil, fmt.Errorf("interleave: %w", err)
 			}
+		}
+	}
+	if mcr != nil {
+		rep.Coverage = mcrCoverage(mcr)
+		if err := mcr.Err(); err != nil && res.Finding == nil {
+			return nil, fmt.Errorf("interleave: %w", err)
 		}
 	}
 	if act != nil {

@@ -196,6 +196,7 @@ func philosophers(n int) textbook {
 			Lock(&forks[a], tb(24))
 			Lock(&forks[b], tb(25))
 			Lock(&omu, tb(26))
+			Read(&order, tb(27))
 			Write(&order, tb(27))
 			order = append(order, i)
 			Unlock(&omu, tb(28))

@@ -69,6 +69,9 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		HaPSetFile:   hapsetFile(cfg.HaPSetDir, cfg.Package, t.Name()),
 		HaPSetReset:  cfg.HaPSetReset,
 
+		Solver:        cfg.Solver,
+		SolverTimeout: time.Duration(cfg.SolverTimeout),
+
 		NoLeaks:     cfg.NoLeaks,
 		MaxSteps:    cfg.MaxSteps,
 		StuckAfter:  time.Duration(cfg.StuckAfter),

@@ -38,7 +38,8 @@ type Config struct {
 	View string `json:"view,omitempty"`
 	// Strategy names the search strategy: "random" (default), "coverage",
 	// "pct", "dfs", "dpor", "pcb", "hapset" (dpor or pcb guided by
-	// HaPSets), "active" (active testing: predictions
+	// HaPSets), "mcr" (maximal causality reduction, with the solver
+	// Solver), "active" (active testing: predictions
 	// from a few observed runs, then one directed exploration each),
 	// "replay" or "regression".
 	Strategy string `json:"strategy,omitempty"`
@@ -88,6 +89,11 @@ type Config struct {
 	// HaPSetReset makes strategy hapset start from nothing learned (the
 	// files in HaPSetDir are overwritten).
 	HaPSetReset bool `json:"hapset_reset,omitempty"`
+	// Solver is the path of interleave-solver, the process that answers
+	// strategy mcr's queries (the driver builds it when the strategy is
+	// mcr); SolverTimeout bounds each of its checks (0: 10s).
+	Solver        string   `json:"solver,omitempty"`
+	SolverTimeout Duration `json:"solver_timeout,omitempty"`
 	// Replay is the path of a schedule file to replay (strategy "replay").
 	Replay string `json:"replay,omitempty"`
 	// ScheduleDir is where schedule files of findings are written

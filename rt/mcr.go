@@ -1,0 +1,129 @@
+package rt
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+
+	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/wire"
+)
+
+// solverProcess is the solver of strategy mcr: interleave-solver, which
+// links Z3, running beside the test binary (the runtime stays free of
+// cgo). Queries and answers are lines of JSON (wire.MCRQuery).
+type solverProcess struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr bytes.Buffer
+}
+
+// maxAnswer bounds an answer line of the solver.
+const maxAnswer = 64 << 20
+
+// startSolver starts the solver at path.
+func startSolver(path string) (*solverProcess, error) {
+	if path == "" {
+		return nil, errors.New("interleave: strategy mcr needs its solver (interleave-solver), which the interleave command builds; run the tests with interleave test")
+	}
+	s := &solverProcess{cmd: exec.Command(path)}
+	s.cmd.Stderr = &s.stderr
+	in, err := s.cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("interleave: starting the mcr solver: %w", err)
+	}
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("interleave: starting the mcr solver: %w", err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("interleave: starting the mcr solver %s: %w", path, err)
+	}
+	s.in, s.out = in, bufio.NewReaderSize(out, 1<<16)
+	return s, nil
+}
+
+// Solve implements strategy.MCRSolver.
+func (s *solverProcess) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) {
+	b, err := json.Marshal(q)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the query: %w", err)
+	}
+	if _, err := s.in.Write(append(b, '\n')); err != nil {
+		return nil, s.failure(err)
+	}
+	var line []byte
+	for {
+		part, err := s.out.ReadSlice('\n')
+		line = append(line, part...)
+		if err == nil {
+			break
+		}
+		if err != bufio.ErrBufferFull {
+			return nil, s.failure(err)
+		}
+		if len(line) > maxAnswer {
+			return nil, fmt.Errorf("the solver's answer is longer than %d bytes", maxAnswer)
+		}
+	}
+	var a wire.MCRAnswer
+	if err := json.Unmarshal(line, &a); err != nil {
+		return nil, fmt.Errorf("reading the solver's answer: %w", err)
+	}
+	return &a, nil
+}
+
+// failure wraps an error talking to the solver with what it printed.
+func (s *solverProcess) failure(err error) error {
+	if msg := strings.TrimSpace(s.stderr.String()); msg != "" {
+		return fmt.Errorf("%w: %s", err, msg)
+	}
+	return err
+}
+
+// Close ends the solver.
+func (s *solverProcess) Close() {
+	s.in.Close()
+	done := make(chan struct{})
+	go func() { s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		s.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// mcrStrategy makes strategy mcr for opts: over opts.mcrSolver when a test
+// set one, else over a solver process; stop ends the solver.
+func mcrStrategy(opts Options) (m *strategy.MCR, stop func(), err error) {
+	if opts.mcrSolver != nil {
+		return strategy.NewMCR(opts.mcrSolver, opts.SolverTimeout), func() {}, nil
+	}
+	p, err := startSolver(opts.Solver)
+	if err != nil {
+		return nil, nil, err
+	}
+	return strategy.NewMCR(p, opts.SolverTimeout), p.Close, nil
+}
+
+// mcrCoverage says what strategy mcr did, for go test -v.
+func mcrCoverage(m *strategy.MCR) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "MCR: %d runs, %d solver queries for %d reads' new values (%d found, %d infeasible, %d unknown) in %v",
+		m.Executions, m.Queries, m.Targets, m.Sat, m.Unsat, m.Unknown, m.SolverTime.Round(time.Millisecond))
+	if m.Diverged > 0 {
+		fmt.Fprintf(&b, "; %d runs departed from their prefix", m.Diverged)
+	}
+	if why := m.Incomplete(); len(why) > 0 {
+		fmt.Fprintf(&b, "; not complete: %s", strings.Join(why, "; "))
+	}
+	return b.String()
+}

@@ -1,0 +1,94 @@
+package rt
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"interleave.dev/internal/mcr"
+	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/wire"
+)
+
+// localSolver answers strategy mcr's queries in this process.
+type localSolver struct{}
+
+func (localSolver) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) { return mcr.Solve(q), nil }
+
+// TestMCRTextbooks: on every small textbook program, strategy mcr reaches
+// only outcomes that dpor (which reaches exactly dfs's,
+// TestSystematicSoundness) reaches, since its schedules are real ones,
+// and every one of them whenever it claims to have covered every state:
+// all of them but readers-writers, whose RWMutex keeps its order.
+func TestMCRTextbooks(t *testing.T) {
+	for _, p := range smallTextbooks() {
+		p := p
+		t.Run(p.name, func(t *testing.T) {
+			dp := runSystematic(t, strategy.NewDPOR(0), p, 100000)
+			m := strategy.NewMCR(localSolver{}, 0)
+			r := runSystematic(t, m, p, 100000)
+			t.Logf("mcr: %d executions (dpor %d), %d queries, %d targets (%d sat, %d unsat, %d unknown), %v solving; %d outcomes; incomplete: %q",
+				r.executions, dp.executions, m.Queries, m.Targets, m.Sat, m.Unsat, m.Unknown, m.SolverTime, len(r.outcomes), m.Incomplete())
+			if err := m.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if r.finding != dp.finding {
+				t.Errorf("mcr finding %q, dpor %q", r.finding, dp.finding)
+			}
+			for _, o := range r.outcomes {
+				if !contains(dp.outcomes, o) {
+					t.Errorf("mcr reaches %q, which dpor does not", o)
+				}
+			}
+			if !m.Complete() {
+				if !strings.HasPrefix(p.name, "readers-writers") {
+					t.Errorf("mcr did not cover %s: %q", p.name, m.Incomplete())
+				}
+				return
+			}
+			for _, o := range dp.outcomes {
+				if !contains(r.outcomes, o) {
+					t.Errorf("mcr claims every state but misses %q", o)
+				}
+			}
+		})
+	}
+}
+
+var mcrTable = flag.Bool("mcr.table", false, "print the executions of dpor and mcr on the textbook programs (docs/mpc.md)")
+
+// TestMCRTable prints the textbook programs under dpor and mcr: the table
+// of docs/mpc.md.
+//
+//	go test ./rt -run TestMCRTable -mcr.table -v
+func TestMCRTable(t *testing.T) {
+	if !*mcrTable {
+		t.Skip("run with -mcr.table")
+	}
+	const limit = 20000
+	var b strings.Builder
+	b.WriteString("| program | dpor executions | dpor outcomes | mcr executions | solver queries | reads asked for a new value | found / infeasible / unknown | solver time | mcr outcomes | mcr covered every state |\n| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |\n")
+	progs := append(smallTextbooks(), lastZero(4), lastZero(5), indexer(4, 2, 8), fileSystem(8, 32, 26), philosophers(4), peterson(3, false))
+	for _, p := range progs {
+		dp := runSystematic(t, strategy.NewDPOR(0), p, limit)
+		m := strategy.NewMCR(localSolver{}, 0)
+		r := runSystematic(t, m, p, limit)
+		if err := m.Err(); err != nil {
+			t.Fatal(err)
+		}
+		cell := func(r sysResult) string {
+			if !r.exhausted {
+				return fmt.Sprintf(">%d", r.executions)
+			}
+			return fmt.Sprint(r.executions)
+		}
+		covered := "yes"
+		if why := m.Incomplete(); len(why) > 0 {
+			covered = "no: " + strings.Join(why, "; ")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d | %d | %d / %d / %d | %v | %d | %s |\n", p.name, cell(dp), len(dp.outcomes), cell(r), m.Queries, m.Targets, m.Sat, m.Unsat, m.Unknown, m.SolverTime.Round(time.Millisecond), len(r.outcomes), covered)
+	}
+	t.Log("\n" + b.String())
+}
