@@ -12,3 +12,12 @@ import "embed"
 //
 //go:embed rt
 var RuntimeSource embed.FS
+
+// SolverSource holds the source of interleave-solver, the process that
+// answers the queries of strategy mcr with Z3: the only part of the
+// project that uses cgo. The driver builds it from here into the cache at
+// the first mcr run, so that the command itself builds and runs every
+// other strategy on a machine without Z3.
+//
+//go:embed rt/wire internal/z3 internal/mcr cmd/interleave-solver
+var SolverSource embed.FS

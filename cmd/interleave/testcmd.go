@@ -84,9 +84,10 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		hapLearn   int
 		hapReset   bool
 		reduce     bool
+		solverTime time.Duration
 	)
 	fs := newFlagSet("test", testUsage, stderr)
-	fs.StringVar(&strategy, "strategy", "random", "random, coverage, pct, dfs, dpor, pcb, hapset or active")
+	fs.StringVar(&strategy, "strategy", "random", "random, coverage, pct, dfs, dpor, pcb, hapset, mcr or active")
 	fs.IntVar(&schedules, "schedules", 0, "schedules per test")
 	fs.Int64Var(&seed, "seed", 0, "seed")
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
@@ -108,6 +109,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&hapK, "hapset-k", wire.DefaultHaPSetK, "call sites of a hapset statement")
 	fs.IntVar(&hapLearn, "hapset-learn", wire.DefaultHaPSetLearn, "random runs hapset learns from first")
 	fs.BoolVar(&hapReset, "hapset-reset", false, "forget what hapset learned before")
+	fs.DurationVar(&solverTime, "solver-timeout", 0, "bound on each check of mcr's solver")
 	common.define(fs)
 	patterns, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -117,9 +119,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch strategy {
-	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "active":
+	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "mcr", "active":
 	default:
-		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb, hapset or active", strategy)
+		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb, hapset, mcr or active", strategy)
 	}
 	if hapSearch != "dpor" && hapSearch != "pcb" {
 		return usageError(stderr, "interleave test: -hapset-search %q: want dpor or pcb", hapSearch)
@@ -130,8 +132,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if timers != "stall" && timers != "eager" && timers != "idle" {
 		return usageError(stderr, "interleave test: -timers %q: want stall, eager or idle", timers)
 	}
-	if schedules < 0 || steps < 0 || pctDepth < 0 || preempt < 0 || budget < 0 || stuckAfter < 0 || goroutines < 0 || choices < 0 || stall < 0 {
-		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -preemptions, -budget, -stuck-after, -goroutines, -choices and -stall must not be negative")
+	if schedules < 0 || steps < 0 || pctDepth < 0 || preempt < 0 || budget < 0 || stuckAfter < 0 || goroutines < 0 || choices < 0 || stall < 0 || solverTime < 0 {
+		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -preemptions, -budget, -stuck-after, -goroutines, -choices, -stall and -solver-timeout must not be negative")
 	}
 	if workers < 1 {
 		return usageError(stderr, "interleave test: -workers %d: want at least 1", workers)
@@ -143,8 +145,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if shard != "" && strategy != "random" && strategy != "pct" {
 		return usageError(stderr, "interleave test: -shard: %s does not split its search between shards (it runs in one process); use random or pct", strategy)
 	}
-	if reduce && strategy == "active" {
-		return usageError(stderr, "interleave test: -reduce does not apply to -strategy active, which pauses goroutines at memory accesses")
+	if reduce && (strategy == "active" || strategy == "mcr") {
+		return usageError(stderr, "interleave test: -reduce does not apply to -strategy %s, which steers goroutines between memory accesses", strategy)
 	}
 	if reduce && !race {
 		return usageError(stderr, "interleave test: -reduce needs -race: without the race detector, a plain access that another goroutine's conflicts with would go unnoticed")
@@ -179,6 +181,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		MaxObjects:    objects,
 		Workers:       workers,
 		Shard:         shard,
+		SolverTimeout: wire.Duration(solverTime),
 	}
 	if strategy == "hapset" {
 		c := &opts.Config

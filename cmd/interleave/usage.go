@@ -50,7 +50,8 @@ dependency (a semaphore, a worker pool, a mock clock) is explored and
 controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
-	-strategy S       random, coverage, pct, dfs, dpor, pcb, hapset or active
+	-strategy S       random, coverage, pct, dfs, dpor, pcb, hapset, mcr or
+	                  active
 	                  (default random); coverage is random that prefers
 	                  a context switch between two sites no schedule
 	                  made yet (one process: it does not split between
@@ -70,7 +71,20 @@ Exploration flags:
 	                  next run goes on from there, and under -v says how
 	                  many orderings it covered and how many are new;
 	                  unsound by design, it never says the space was
-	                  covered; see docs/systematic.md. active
+	                  covered; see docs/systematic.md. mcr is maximal
+	                  causality reduction (Huang 2015): after each
+	                  schedule, a solver (Z3) finds schedules in which a
+	                  read returns a value it never returned there, so
+	                  every schedule reaches a new state; it reorders
+	                  memory accesses and Mutex critical sections, and
+	                  keeps the order of the operations on channels
+	                  (each receive gets the same send), WaitGroups and
+	                  other objects; -v says how many queries it made
+	                  and, when it did not cover every state, why. The
+	                  solver links Z3's C library: the first mcr run
+	                  builds it into the cache directory, and exits 2
+	                  naming the package to install (libz3-dev) where
+	                  Z3 is missing; see docs/mpc.md. active
 	                  is active testing (CalFuzzer): 5 random schedules
 	                  observed by analyses that predict races, deadlocks
 	                  (lock cycles, a lock held across a channel,
@@ -97,7 +111,7 @@ Exploration flags:
 	                  faster schedules, smaller systematic spaces; at
 	                  most 64 accesses of a goroutine in a row go
 	                  without a point, so that polling still yields.
-	                  Needs -race; not for active (see
+	                  Needs -race; not for active nor mcr (see
 	                  docs/performance.md)
 	-steps N          scheduling points in which running goroutines only
 	                  poll, with no progress and no pending timer, before
@@ -138,6 +152,9 @@ Exploration flags:
 	                  search when it learned nothing before (default 10)
 	-hapset-reset     forget what hapset learned before (the cache's
 	                  hapset directory) and start over
+	-solver-timeout D bound on each check of mcr's solver (default 10s);
+	                  a check that runs out is counted, and the search
+	                  then does not claim to have covered every state
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
 	-timers M         when a timer may fire before its time, while other

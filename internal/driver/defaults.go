@@ -29,6 +29,9 @@ func (opts Options) withDefaults() (Options, error) {
 	if o.Runtime == nil {
 		o.Runtime = interleave.RuntimeSource
 	}
+	if o.SolverSource == nil {
+		o.SolverSource = interleave.SolverSource
+	}
 	if o.CacheDir == "" {
 		if o.CacheDir, err = CacheDir(); err != nil {
 			return o, err

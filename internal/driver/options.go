@@ -39,6 +39,9 @@ type Options struct {
 	// Runtime is the runtime source tree, rooted at "rt" (default
 	// interleave.RuntimeSource).
 	Runtime fs.FS
+	// SolverSource is the source of interleave-solver, which strategy mcr
+	// needs (default interleave.SolverSource).
+	SolverSource fs.FS
 	// CacheDir is the cache directory (default CacheDir()).
 	CacheDir string
 	// Env is the environment of the go commands (default os.Environ()).

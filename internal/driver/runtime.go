@@ -26,26 +26,34 @@ const runtimeGoVersion = "1.21"
 // "rt") that belong in the injected module: every file of rt/** except
 // tests and testdata, sorted.
 func runtimeFiles(src fs.FS) ([]string, error) {
+	return sourceFiles(src, "rt")
+}
+
+// sourceFiles lists the Go source files (not tests, not testdata) under
+// the directories roots of src, sorted.
+func sourceFiles(src fs.FS, roots ...string) ([]string, error) {
 	var files []string
-	err := fs.WalkDir(src, "rt", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != "rt" && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return fs.SkipDir
+	for _, root := range roots {
+		err := fs.WalkDir(src, root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
 			}
+			name := d.Name()
+			if d.IsDir() {
+				if p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return nil
+			}
+			files = append(files, p)
 			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("listing the source of %s: %w", root, err)
 		}
-		if strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-			return nil
-		}
-		files = append(files, p)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("listing the runtime source: %w", err)
 	}
 	sort.Strings(files)
 	return files, nil

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"interleave.dev/internal/driver"
+)
+
+var mcrLine = regexp.MustCompile(`interleave: MCR: (\d+) runs, (\d+) solver queries`)
+
+// TestMCREndToEnd runs strategy mcr through the command on the kernel of
+// the maximal path causality paper's figure 1, whose test's second input
+// reaches the sentinel under one schedule: mcr finds it, its schedule
+// replays, the fixed twin passes with -v saying what mcr did, and -reduce
+// is refused.
+func TestMCREndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a kernel and the solver")
+	}
+	dir := kernelsDir(t)
+	code, stdout, stderr := cli(t, "test", "-C", dir, "-strategy", "mcr", "-run", "TestSentinel", "./mpc-sentinel/buggy")
+	if code != driver.ExitFail || !strings.Contains(stdout, "(strategy mcr") || !strings.Contains(stdout, "saw the sentinel") {
+		t.Fatalf("buggy: exit %d, want 1 with the sentinel found by mcr\n%s\n%s", code, stdout, stderr)
+	}
+	r := replayLine.FindStringSubmatch(stdout)
+	if r == nil {
+		t.Fatalf("no replay line in the report:\n%s", stdout)
+	}
+	if code, out, stderr := cli(t, "replay", "-C", dir, r[1]); code != driver.ExitFail || !strings.Contains(out, "saw the sentinel") {
+		t.Errorf("replay: exit %d\n%s\n%s", code, out, stderr)
+	}
+
+	code, stdout, stderr = cli(t, "test", "-C", dir, "-strategy", "mcr", "-v", "-run", "TestSentinel", "./mpc-sentinel/fixed")
+	if code != 0 {
+		t.Fatalf("fixed: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	m := mcrLine.FindStringSubmatch(stdout)
+	if m == nil || m[1] == "1" || m[2] == "0" {
+		t.Errorf("fixed: no MCR line with several runs and queries under -v:\n%s", stdout)
+	}
+	if code, _, stderr := cli(t, "test", "-C", dir, "-strategy", "mcr", "-reduce", "./mpc-sentinel/fixed"); code != 2 || !strings.Contains(stderr, "-reduce does not apply to -strategy mcr") {
+		t.Errorf("-reduce: exit %d\n%s", code, stderr)
+	}
+}
