@@ -68,3 +68,28 @@ func BenchmarkSynthetic(b *testing.B) {
 	b.ReportMetric(float64(len(q.Targets)), "targets")
 	b.ReportMetric(float64(micros)/float64(n), "us/target")
 }
+
+// A check that runs out of time is answered unknown with Z3's reason, not
+// dropped, and the other targets are still answered.
+func TestTimeoutIsUnknown(t *testing.T) {
+	q := syntheticQuery()
+	var some []wire.MCRTarget
+	for i := 0; i < len(q.Targets); i += 20 {
+		some = append(some, q.Targets[i])
+	}
+	q.Targets, q.TimeoutMillis = some, 1
+	rs := solveChecked(t, q)
+	unknown := 0
+	for i, r := range rs {
+		if r.Status == wire.MCRUnknown {
+			unknown++
+			if r.Reason == "" {
+				t.Errorf("target %d: unknown with no reason", i)
+			}
+		}
+	}
+	t.Logf("%d of %d targets unknown under a 1 ms timeout; reason of the first: %q", unknown, len(rs), rs[0].Reason)
+	if unknown == 0 {
+		t.Error("no target ran out of 1 ms")
+	}
+}
