@@ -116,6 +116,8 @@ type Report struct {
 	// RaceEffect says what a confirmed race does when the run goes on
 	// past it (active strategy only).
 	RaceEffect string
+	// MCR is what strategy mcr asked its solver.
+	MCR *wire.MCRStats
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -203,6 +205,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			return nil, err
 		}
 		defer stop()
+		if opts.Budget > 0 {
+			mcr.Deadline = time.Now().Add(opts.Budget)
+		}
 		st = mcr
 	default:
 		var err error
@@ -282,6 +287,10 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	if mcr != nil {
 		rep.Coverage = mcrCoverage(mcr)
+		rep.MCR = &wire.MCRStats{
+			Queries: mcr.Queries, Targets: mcr.Targets, Sat: mcr.Sat, Unsat: mcr.Unsat, Unknown: mcr.Unknown,
+			Seconds: mcr.SolverTime.Seconds(), Diverged: mcr.Diverged, Incomplete: mcr.Incomplete(),
+		}
 		if err := mcr.Err(); err != nil && res.Finding == nil {
 			return nil, fmt.Errorf("interleave: %w", err)
 		}

@@ -22,7 +22,20 @@ type solverProcess struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
-	stderr bytes.Buffer
+	stderr boundedBuffer
+}
+
+// boundedBuffer keeps the first maxStderr bytes written to it.
+type boundedBuffer struct{ b bytes.Buffer }
+
+// maxStderr bounds what is kept of the solver's standard error.
+const maxStderr = 64 << 10
+
+func (w *boundedBuffer) Write(p []byte) (int, error) {
+	if room := maxStderr - w.b.Len(); room > 0 {
+		w.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
 }
 
 // maxAnswer bounds an answer line of the solver.
@@ -35,6 +48,7 @@ func startSolver(path string) (*solverProcess, error) {
 	}
 	s := &solverProcess{cmd: exec.Command(path)}
 	s.cmd.Stderr = &s.stderr
+	dieWithParent(s.cmd)
 	in, err := s.cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("interleave: starting the mcr solver: %w", err)
@@ -82,7 +96,7 @@ func (s *solverProcess) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) {
 
 // failure wraps an error talking to the solver with what it printed.
 func (s *solverProcess) failure(err error) error {
-	if msg := strings.TrimSpace(s.stderr.String()); msg != "" {
+	if msg := strings.TrimSpace(s.stderr.b.String()); msg != "" {
 		return fmt.Errorf("%w: %s", err, msg)
 	}
 	return err

@@ -4,10 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"interleave.dev/internal/mcr"
+	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/strategy"
 	"interleave.dev/rt/wire"
 )
@@ -91,4 +93,31 @@ func TestMCRTable(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d | %d | %d / %d / %d | %v | %d | %s |\n", p.name, cell(dp), len(dp.outcomes), cell(r), m.Queries, m.Targets, m.Sat, m.Unsat, m.Unknown, m.SolverTime.Round(time.Millisecond), len(r.outcomes), covered)
 	}
 	t.Log("\n" + b.String())
+}
+
+// TestMCRDeadlock: the philosophers who all take their left fork first
+// deadlock, and no read shows it (they read nothing): mcr reaches the
+// deadlock by asking for states in which a philosopher waits for a fork
+// another holds (wire.MCRTarget.Blocked).
+func TestMCRDeadlock(t *testing.T) {
+	for _, n := range []int{2, 3} {
+		p := textbook{fmt.Sprintf("philosophers-left(%d)", n), func() string {
+			forks := make([]sync.Mutex, n)
+			done := spawnAll(n, func(i int) {
+				Lock(&forks[i], tb(43))
+				Lock(&forks[(i+1)%n], tb(44))
+				Unlock(&forks[(i+1)%n], tb(45))
+				Unlock(&forks[i], tb(46))
+			})
+			joinAll(done)
+			return ""
+		}}
+		m := strategy.NewMCR(localSolver{}, 0)
+		r := runSystematic(t, m, p, 1000)
+		if r.finding != sched.KindDeadlock {
+			t.Errorf("%s: mcr: finding %q after %d executions, want a deadlock", p.name, r.finding, r.executions)
+			continue
+		}
+		t.Logf("%s: mcr: deadlock after %d executions, %d queries", p.name, r.executions, m.Queries)
+	}
 }

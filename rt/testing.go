@@ -147,7 +147,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
 		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash, Shard: cfg.Shard,
-		Regress: rep.Regress, Predictions: rep.Predictions,
+		Regress: rep.Regress, Predictions: rep.Predictions, MCR: rep.MCR,
 	}
 	if cfg.Strategy == "active" {
 		t.Log(predictionLog(rep.Predictions))

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"interleave.dev"
+	"interleave.dev/internal/driver"
 )
 
 // Usage is the help text of the bench command.
@@ -120,6 +123,19 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 		}
 	}
 
+	if contains(cfg.Strategies, "mcr") {
+		var cache string
+		if db, ok := b.(*DriverBuilder); ok {
+			cache = db.CacheDir
+		}
+		solver, err := buildSolver(ctx, cache)
+		if err != nil {
+			fmt.Fprintf(stderr, "interleave bench: %v\n", err)
+			return 2
+		}
+		cfg.Solver = solver
+	}
+
 	start := time.Now()
 	if *regress != "" {
 		return regressMain(ctx, cfg, kernels, b, *regress, stdout, stderr, start)
@@ -195,4 +211,16 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// buildSolver builds strategy mcr's solver into the cache directory cache
+// ("": the driver's default).
+func buildSolver(ctx context.Context, cache string) (string, error) {
+	if cache == "" {
+		var err error
+		if cache, err = driver.CacheDir(); err != nil {
+			return "", err
+		}
+	}
+	return driver.BuildSolver(ctx, cache, interleave.SolverSource, os.Environ())
 }

@@ -55,12 +55,14 @@ type Config struct {
 	WorkDir string
 	// Progress, when set, receives one line per finished package.
 	Progress io.Writer
+	// Solver is the path of interleave-solver, for strategy mcr.
+	Solver string
 }
 
 // DefaultConfig returns the default plan.
 func DefaultConfig() Config {
 	return Config{
-		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "hapset-pcb"},
+		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "hapset-pcb", "mcr"},
 		Seeds:      5,
 		Schedules:  1000,
 		Budget:     60 * time.Second,
@@ -393,6 +395,9 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, 
 	wc.MaxSteps = cfg.MaxSteps
 	wc.Reduce = cfg.Reduce
 	wc.Results = results
+	if wc.Strategy == "mcr" {
+		wc.Solver = cfg.Solver
+	}
 	if wc.ScheduleDir == "" {
 		wc.ScheduleDir = cfg.ScheduleDir
 	}

@@ -53,8 +53,12 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	}
 	var pass, findings, skips, diverged, unrepeatable, other, schedules, exhausted int
 	var predicted, confirmed int // the active strategy's predictions
+	var unknown int              // strategy mcr's solver queries that gave up
 	for _, r := range o.Results {
 		schedules += r.Schedules
+		if r.MCR != nil {
+			unknown += r.MCR.Unknown
+		}
 		predicted += len(r.Predictions)
 		for _, p := range r.Predictions {
 			if p.Status == "confirmed" {
@@ -100,6 +104,9 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	}
 	if predicted > 0 {
 		parts = append(parts, fmt.Sprintf("%s, %d confirmed", plural(predicted, "prediction"), confirmed))
+	}
+	if unknown > 0 {
+		parts = append(parts, fmt.Sprintf("%s of mcr's solver ran out of time (-solver-timeout)", plural(unknown, "check")))
 	}
 	fmt.Fprintf(w, "interleave: %s, %s: %s\n", plural(len(o.Results), "test"), plural(schedules, "schedule"), strings.Join(parts, ", "))
 }

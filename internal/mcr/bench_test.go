@@ -93,3 +93,22 @@ func TestTimeoutIsUnknown(t *testing.T) {
 		t.Error("no target ran out of 1 ms")
 	}
 }
+
+// A query whose budget runs out answers its remaining targets unknown,
+// with the reason wire.MCRBudgetOut, and returns at once.
+func TestBudgetIsUnknown(t *testing.T) {
+	q := syntheticQuery()
+	q.BudgetMillis = 1
+	start := time.Now()
+	rs := solveChecked(t, q)
+	out := 0
+	for _, r := range rs {
+		if r.Status == wire.MCRUnknown && r.Reason == wire.MCRBudgetOut {
+			out++
+		}
+	}
+	t.Logf("%d of %d targets left unchecked by a 1 ms budget, in %v", out, len(rs), time.Since(start))
+	if out < len(rs)/2 {
+		t.Errorf("only %d of %d targets left unchecked by a 1 ms budget", out, len(rs))
+	}
+}

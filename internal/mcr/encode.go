@@ -204,8 +204,13 @@ func (x *encoder) overlapping(loc int32, mask uint64) []write {
 func (x *encoder) solve(t wire.MCRTarget) (wire.MCRResult, error) {
 	start := time.Now()
 	x.s.Push()
-	acc := x.tr.events[t.Event].Acc[t.Acc]
-	x.s.Assert(x.c.Eq(x.r, x.o[t.Event]), x.valid(t.Event, acc, t.Value))
+	x.s.Assert(x.c.Eq(x.r, x.o[t.Event]))
+	if t.Blocked {
+		x.s.Assert(x.heldByOther(t.Event))
+	} else {
+		acc := x.tr.events[t.Event].Acc[t.Acc]
+		x.s.Assert(x.valid(t.Event, acc, t.Value))
+	}
 	res, err := x.check(t.Event)
 	x.s.Pop()
 	if err == nil {
@@ -213,6 +218,25 @@ func (x *encoder) solve(t wire.MCRTarget) (wire.MCRResult, error) {
 	}
 	res.Micros = time.Since(start).Microseconds()
 	return res, err
+}
+
+// heldByOther is the condition of a blocked target at acquire e: some
+// critical section of e's lock in another thread has its acquire in the
+// prefix and its release (if any) not.
+func (x *encoder) heldByOther(e int32) z3.Bool {
+	ev := x.tr.events[e]
+	var held []z3.Bool
+	for _, r := range x.tr.regions[ev.Obj] {
+		if x.tr.events[r.acq].T == ev.T {
+			continue
+		}
+		open := x.inPrefix(r.acq)
+		if r.rel >= 0 {
+			open = x.c.And(open, x.c.Not(x.inPrefix(r.rel)))
+		}
+		held = append(held, open)
+	}
+	return x.c.Or(held...)
 }
 
 // check runs the solver and, when it finds a model, reads the prefix

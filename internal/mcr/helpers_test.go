@@ -55,6 +55,10 @@ func rd(loc int32, mask, v uint64) wire.MCRMemAccess {
 // target asks that the first access of event e read v.
 func target(e int32, v uint64) wire.MCRTarget { return wire.MCRTarget{Event: e, Value: v} }
 
+// blocked asks that acquire e be reached while another thread holds its
+// lock.
+func blocked(e int32) wire.MCRTarget { return wire.MCRTarget{Event: e, Blocked: true} }
+
 // solveChecked solves q, expecting no error and one result per target,
 // and checks every sat prefix with checkPrefix.
 func solveChecked(t testing.TB, q *wire.MCRQuery) []wire.MCRResult {
@@ -115,6 +119,7 @@ func checkPrefix(tr *wire.MCRTrace, tg wire.MCRTarget, prefix []int32) error {
 	m := newMemory(tr)
 	done := make(map[int32]bool)
 	held := make(map[int32]bool)
+	holder := make(map[int32]int32) // the thread that last acquired a lock
 	for _, e := range prefix {
 		if e < 0 || int(e) >= len(tr.Events) || done[e] {
 			return fmt.Errorf("event %d out of range or repeated", e)
@@ -128,12 +133,19 @@ func checkPrefix(tr *wire.MCRTrace, tg wire.MCRTarget, prefix []int32) error {
 				return fmt.Errorf("event %d runs before %d, which it must follow", e, a)
 			}
 		}
+		if tg.Blocked && e == tg.Event {
+			// Reached, not run: its lock must be held, by another thread.
+			if h, ok := holder[ev.Obj]; !held[ev.Obj] || !ok || h == ev.T {
+				return fmt.Errorf("blocked target %d reached while lock %d is not held by another thread", e, ev.Obj)
+			}
+			return nil
+		}
 		switch ev.K {
 		case wire.MCRAcquire:
 			if held[ev.Obj] {
 				return fmt.Errorf("event %d acquires lock %d while it is held", e, ev.Obj)
 			}
-			held[ev.Obj] = true
+			held[ev.Obj], holder[ev.Obj] = true, ev.T
 		case wire.MCRRelease:
 			held[ev.Obj] = false // a release of a free lock is ignored
 		}

@@ -75,8 +75,16 @@ func solve(tr *trace, q *wire.MCRQuery) ([]wire.MCRResult, error) {
 	if err := c.Err(); err != nil {
 		return nil, fmt.Errorf("mcr: encoding the trace: %w", err)
 	}
+	var deadline time.Time
+	if q.BudgetMillis > 0 {
+		deadline = time.Now().Add(time.Duration(q.BudgetMillis) * time.Millisecond)
+	}
 	results := make([]wire.MCRResult, len(q.Targets))
 	for i, t := range q.Targets {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			results[i] = wire.MCRResult{Status: wire.MCRUnknown, Reason: wire.MCRBudgetOut}
+			continue
+		}
 		r, err := x.solve(t)
 		if err != nil {
 			return nil, fmt.Errorf("mcr: target %d: %w", i, err)

@@ -316,3 +316,33 @@ func TestMalformed(t *testing.T) {
 		}
 	}
 }
+
+// Lock-order inversion: T0 takes m then n, T1 takes n then m, T0 first in
+// the trace. T1's acquire of m can be reached while T0 holds m (T0 took m,
+// T1 took n: the deadlock's state); T0's first acquire never blocks on
+// anything, and an acquire cannot block on its own thread's section.
+func TestBlockedAcquire(t *testing.T) {
+	const n = int32(1)
+	var b builder
+	a0m := b.lock(0, m)
+	a0n := b.lock(0, n)
+	b.unlock(0, n)
+	b.unlock(0, m)
+	a1n := b.lock(1, n)
+	a1m := b.lock(1, m)
+	b.unlock(1, m)
+	b.unlock(1, n)
+	rs := solveChecked(t, b.query(blocked(a1m), blocked(a0n), blocked(a1n), blocked(a0m)))
+	wantStatus(t, rs, sat, sat, sat, sat)
+	if p := rs[0].Prefix; !contains(p, a0m) || !contains(p, a1n) || contains(p, a0n) {
+		t.Errorf("T1 blocked on m: prefix %v should hold T0's lock of m and T1's lock of n, not T0's lock of n", p)
+	}
+
+	// One thread alone never blocks on its own lock.
+	var c builder
+	l1 := c.lock(0, m)
+	c.unlock(0, m)
+	l2 := c.lock(0, m)
+	c.unlock(0, m)
+	wantStatus(t, solveChecked(t, c.query(blocked(l2), blocked(l1))), unsat, unsat)
+}

@@ -43,6 +43,9 @@ func analyze(q *wire.MCRQuery) (*trace, error) {
 	if q.TimeoutMillis < 0 || q.TimeoutMillis > maxTimeoutMillis {
 		return nil, fmt.Errorf("timeout_ms %d out of range [0, %d]", q.TimeoutMillis, maxTimeoutMillis)
 	}
+	if q.BudgetMillis < 0 {
+		return nil, fmt.Errorf("negative budget_ms %d", q.BudgetMillis)
+	}
 	tr := &q.Trace
 	if tr.Threads < 0 {
 		return nil, fmt.Errorf("negative thread count %d", tr.Threads)
@@ -161,6 +164,12 @@ func (x *trace) release(i int32, open map[int32]int) {
 func (x *trace) checkTarget(t wire.MCRTarget) error {
 	if t.Event < 0 || int(t.Event) >= len(x.events) {
 		return fmt.Errorf("event %d out of range [0, %d)", t.Event, len(x.events))
+	}
+	if t.Blocked {
+		if x.events[t.Event].K != wire.MCRAcquire {
+			return fmt.Errorf("blocked target: event %d is not an acquire", t.Event)
+		}
+		return nil
 	}
 	acc := x.events[t.Event].Acc
 	if t.Acc < 0 || int(t.Acc) >= len(acc) {

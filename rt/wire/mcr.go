@@ -108,11 +108,18 @@ type MCRTrace struct {
 }
 
 // MCRTarget asks for a prefix in which access Acc of event Event (a read)
-// returns the value Value.
+// returns the value Value; or, with Blocked, for a prefix that reaches
+// Event, an acquire, while another thread holds its lock: a prefix of the
+// events before R = O_Event (Event itself, last, is reached but does not
+// run), in which some critical section of the lock in another thread has
+// its acquire before R and no release before R. Such a state is where a
+// goroutine waits for a lock, the way to a deadlock that no read's value
+// shows.
 type MCRTarget struct {
-	Event int32  `json:"e"`
-	Acc   int32  `json:"a"`
-	Value uint64 `json:"v"`
+	Event   int32  `json:"e"`
+	Acc     int32  `json:"a"`
+	Value   uint64 `json:"v"`
+	Blocked bool   `json:"b,omitempty"`
 }
 
 // MCRQuery is one request to the solver: the targets of one trace.
@@ -121,6 +128,10 @@ type MCRQuery struct {
 	Targets []MCRTarget `json:"targets"`
 	// TimeoutMillis bounds each target's check (0: 10000).
 	TimeoutMillis int `json:"timeout_ms,omitempty"`
+	// BudgetMillis bounds the whole query (0: none): the targets not
+	// checked when it runs out are answered MCRUnknown, with the reason
+	// MCRBudgetOut.
+	BudgetMillis int `json:"budget_ms,omitempty"`
 }
 
 // MCR results.
@@ -129,6 +140,10 @@ const (
 	MCRUnsat   = "unsat"
 	MCRUnknown = "unknown" // timed out or gave up; Reason says why
 )
+
+// MCRBudgetOut is the reason of the targets a query's budget left
+// unchecked.
+const MCRBudgetOut = "the query's time budget ran out"
 
 // MCRResult answers one target.
 type MCRResult struct {
@@ -148,4 +163,20 @@ type MCRResult struct {
 type MCRAnswer struct {
 	Results []MCRResult `json:"results,omitempty"`
 	Error   string      `json:"error,omitempty"`
+}
+
+// MCRStats says what strategy mcr asked its solver during the exploration
+// of one test: the queries (one per run), the targets (a read and a value
+// each) and their answers, the time the solver took, and why the search
+// could not claim to have covered every state (empty: it could, or it
+// stopped at a finding or the budget).
+type MCRStats struct {
+	Queries    int      `json:"queries"`
+	Targets    int      `json:"targets"`
+	Sat        int      `json:"sat"`
+	Unsat      int      `json:"unsat"`
+	Unknown    int      `json:"unknown,omitempty"`
+	Seconds    float64  `json:"seconds"`
+	Diverged   int      `json:"diverged,omitempty"`
+	Incomplete []string `json:"incomplete,omitempty"`
 }

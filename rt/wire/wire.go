@@ -277,6 +277,8 @@ type Result struct {
 	// Predictions lists the potential bugs that the active strategy's
 	// analyses predicted, and what its directed runs made of each.
 	Predictions []Prediction `json:"predictions,omitempty"`
+	// MCR is what strategy mcr asked its solver.
+	MCR *MCRStats `json:"mcr,omitempty"`
 }
 
 // RegressResult says how a regression run (strategy "regression") used

@@ -64,6 +64,9 @@ type MCR struct {
 	solver    MCRSolver
 	maxEvents int
 	timeout   time.Duration
+	// Deadline, when set, is the end of the exploration's budget: no
+	// query runs past it.
+	Deadline time.Time
 
 	threads map[string]int32 // thread key (path of go statements) -> number
 	keys    []string
@@ -136,10 +139,15 @@ type mcrPlan struct {
 // MCRMaxEvents bounds the events of a trace given to the solver; a longer
 // run is cut there (its later reads are not targeted) and the search is
 // then not complete.
-const MCRMaxEvents = 4000
+const MCRMaxEvents = 1000
 
 // mcrMaxTargets bounds the targets of one trace.
-const mcrMaxTargets = 4000
+const mcrMaxTargets = 1000
+
+// MCRQueryBudget bounds the time of one query (the targets of one run)
+// when the exploration has no nearer deadline; the targets it leaves
+// unchecked count as unknown.
+const MCRQueryBudget = time.Minute
 
 // NewMCR returns strategy mcr over solver; timeout bounds each query's
 // check (0: the solver's default).
@@ -424,7 +432,15 @@ func (m *MCR) End(o Outcome) {
 	if len(targets) == 0 {
 		return
 	}
-	q := &wire.MCRQuery{Trace: m.tr, Targets: targets, TimeoutMillis: int(m.timeout / time.Millisecond)}
+	budget := MCRQueryBudget
+	if !m.Deadline.IsZero() {
+		budget = min(budget, time.Until(m.Deadline))
+		if budget <= 0 {
+			return
+		}
+	}
+	q := &wire.MCRQuery{Trace: m.tr, Targets: targets, TimeoutMillis: int(m.timeout / time.Millisecond),
+		BudgetMillis: max(1, int(budget/time.Millisecond))}
 	t0 := time.Now()
 	a, err := m.solver.Solve(q)
 	m.SolverTime += time.Since(t0)
@@ -449,7 +465,7 @@ func (m *MCR) End(o Outcome) {
 			m.Unsat++
 		default:
 			m.Unknown++
-			m.incomplete["a solver query gave up ("+r.Reason+")"] = true
+			m.incomplete["a solver check gave up ("+r.Reason+")"] = true
 		}
 	}
 }
@@ -497,9 +513,160 @@ func (m *MCR) targets() []wire.MCRTarget {
 			}
 		}
 	}
+	ts = append(ts, m.blockedTargets()...)
 	if len(ts) > mcrMaxTargets {
 		ts = ts[:mcrMaxTargets]
 		m.incomplete[fmt.Sprintf("a run had more than %d targets", mcrMaxTargets)] = true
+	}
+	return ts
+}
+
+// needed keeps of the prefix the solver found for the blocked target e
+// only what reaching e with its lock held needs (Huang 2015: the events
+// that must happen before it): e, the acquire of the critical section
+// that holds the lock, and, for every event kept, the earlier events of
+// its thread, the events it must follow (MCREvent.After), the write each
+// of its reads reads from (the last write before it in the prefix that
+// touches the bytes read), and, of two critical sections of one lock
+// kept, the release of the first. The solver places other events before e
+// too, as any order allows; run, they would take the other goroutines
+// past the states where they wait as well (two philosophers each holding
+// a fork).
+func (m *MCR) needed(e int32, prefix []int32) []int32 {
+	pos := make(map[int32]int, len(prefix))
+	for i, x := range prefix {
+		pos[x] = i
+	}
+	prev := make([]int32, len(m.tr.Events)) // the thread's previous event
+	last := map[int32]int32{}
+	for i, ev := range m.tr.Events {
+		p, ok := last[ev.T]
+		if !ok {
+			p = -1
+		}
+		prev[i], last[ev.T] = p, int32(i)
+	}
+	rel := make([]int32, len(m.tr.Events)) // an acquire's release, or -1
+	open := map[int32]int32{}
+	for i, ev := range m.tr.Events {
+		rel[i] = -1
+		switch ev.K {
+		case wire.MCRAcquire:
+			open[ev.Obj] = int32(i)
+		case wire.MCRRelease:
+			if a, ok := open[ev.Obj]; ok {
+				rel[a] = int32(i)
+				delete(open, ev.Obj)
+			}
+		}
+	}
+	acquired := map[int32][]int32{} // lock -> its acquires kept
+	keep := map[int32]bool{}
+	var stack []int32
+	add := func(x int32) {
+		if _, ok := pos[x]; ok && !keep[x] {
+			keep[x] = true
+			stack = append(stack, x)
+		}
+	}
+	add(e)
+	if h := m.holder(e, prefix, pos); h >= 0 {
+		add(h)
+	}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ev := m.tr.Events[x]
+		if prev[x] >= 0 {
+			add(prev[x])
+		}
+		for _, a := range ev.After {
+			add(a)
+		}
+		for _, a := range ev.Acc {
+			if !a.Read {
+				continue
+			}
+			for k := pos[x] - 1; k >= 0; k-- {
+				if m.writes(prefix[k], a.Loc, a.Mask) {
+					add(prefix[k])
+					break
+				}
+			}
+		}
+		if ev.K == wire.MCRAcquire && x != e {
+			// Of two critical sections of one lock kept, the first must
+			// end before the second begins.
+			for _, y := range acquired[ev.Obj] {
+				first := y
+				if pos[x] < pos[y] {
+					first = x
+				}
+				if u := rel[first]; u >= 0 {
+					add(u)
+				}
+			}
+			acquired[ev.Obj] = append(acquired[ev.Obj], x)
+		}
+	}
+	kept := make([]int32, 0, len(keep))
+	for _, x := range prefix {
+		if keep[x] {
+			kept = append(kept, x)
+		}
+	}
+	return kept
+}
+
+// holder returns the acquire, in the prefix, of another thread's critical
+// section of e's lock that is open at e, or -1.
+func (m *MCR) holder(e int32, prefix []int32, pos map[int32]int) int32 {
+	ev := m.tr.Events[e]
+	open := int32(-1)
+	for _, x := range prefix[:pos[e]] {
+		switch r := m.tr.Events[x]; {
+		case r.Obj != ev.Obj:
+		case r.K == wire.MCRAcquire && r.T != ev.T:
+			open = x
+		case r.K == wire.MCRRelease:
+			open = -1
+		}
+	}
+	return open
+}
+
+// writes reports whether event w writes bytes of mask at loc.
+func (m *MCR) writes(w, loc int32, mask uint64) bool {
+	for _, a := range m.tr.Events[w].Acc {
+		if a.Write && a.Loc == loc && a.Mask&mask != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// blockedTargets asks, for every Mutex acquire of the trace whose lock
+// another thread also takes, for a state in which its goroutine waits
+// there while the other thread holds the lock: values alone never show
+// the other order of two critical sections that read nothing of each
+// other, and a lock-order inversion's deadlock is such a state.
+func (m *MCR) blockedTargets() []wire.MCRTarget {
+	users := map[int32]int32{} // lock -> a thread taking it, or -1: several
+	for _, e := range m.tr.Events {
+		if e.K != wire.MCRAcquire {
+			continue
+		}
+		if u, ok := users[e.Obj]; !ok {
+			users[e.Obj] = e.T
+		} else if u != e.T {
+			users[e.Obj] = -1
+		}
+	}
+	var ts []wire.MCRTarget
+	for i, e := range m.tr.Events {
+		if e.K == wire.MCRAcquire && users[e.Obj] == -1 {
+			ts = append(ts, wire.MCRTarget{Event: int32(i), Blocked: true})
+		}
 	}
 	return ts
 }
@@ -512,6 +679,17 @@ func (m *MCR) targets() []wire.MCRTarget {
 func (m *MCR) enqueue(t wire.MCRTarget, prefix []int32) {
 	var plan mcrPlan
 	counts := map[int32]int32{}
+	h := uint64(fnvOffset)
+	mix := func(x uint64) { h = (h ^ x) * fnvPrime }
+	if t.Blocked && len(prefix) > 0 {
+		// The acquire is reached, not run: the goroutine waits there,
+		// the other goroutines no further than the wait needs.
+		prefix = m.needed(t.Event, prefix)
+		prefix = prefix[:len(prefix)-1]
+		s := m.steps[t.Event]
+		mix(^uint64(0) - 1)
+		mix(uint64(s.T)<<32 | uint64(uint32(s.N)))
+	}
 	type writer struct {
 		s mcrStep
 		v uint64
@@ -520,8 +698,6 @@ func (m *MCR) enqueue(t wire.MCRTarget, prefix []int32) {
 	for _, in := range m.tr.Init {
 		last[in.Loc] = writer{mcrStep{T: -1}, in.V}
 	}
-	h := uint64(fnvOffset)
-	mix := func(x uint64) { h = (h ^ x) * fnvPrime }
 	for _, i := range prefix {
 		if i < 0 || int(i) >= len(m.steps) {
 			m.failed = fmt.Errorf("strategy mcr: the solver's prefix names event %d of %d", i, len(m.steps))
