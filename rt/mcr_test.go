@@ -121,3 +121,17 @@ func TestMCRDeadlock(t *testing.T) {
 		t.Logf("%s: mcr: deadlock after %d executions, %d queries", p.name, r.executions, m.Queries)
 	}
 }
+
+// TestMCRNilMap: the contents of a nil map have no memory to read a value
+// from (found on x/sync's syncmap tests): mcr runs the program without an
+// error of its own.
+func TestMCRNilMap(t *testing.T) {
+	p := textbook{"nil-map", func() string {
+		var m map[int]int
+		Read(m, tb(50))
+		return fmt.Sprint(m[1])
+	}}
+	if r := runSystematic(t, strategy.NewMCR(localSolver{}, 0), p, 10); r.finding != "" || len(r.outcomes) != 1 {
+		t.Errorf("finding %q, outcomes %q", r.finding, r.outcomes)
+	}
+}

@@ -15,6 +15,10 @@ import (
 // Memory is read a word at a time, as the scheduler models it, with the
 // mask of the bytes the access covers.
 
+// nilPage bounds the addresses that cannot hold memory: an access through
+// a nil pointer or a nil map falls below it.
+const nilPage = 4096
+
 // writeNote is a write whose value is still to be reported.
 type writeNote struct {
 	index  int            // the event's index in the iteration
@@ -29,6 +33,11 @@ type writeNote struct {
 // later. A write reported after it happened has its value reported at
 // once.
 func (it *Iteration) noteAccess(g *G, addr unsafe.Pointer, size uintptr, m accessMode) {
+	if uintptr(addr) < nilPage {
+		// A nil map's contents, or a field of a nil pointer, which the
+		// program is about to dereference (and panic): no memory to read.
+		return
+	}
 	idx := it.traceDropped + len(it.trace) - 1
 	switch m {
 	case wroteMode:
@@ -46,6 +55,9 @@ func (it *Iteration) noteAccess(g *G, addr unsafe.Pointer, size uintptr, m acces
 
 // noteAtomic is noteAccess for an atomic operation on o.
 func (it *Iteration) noteAtomic(g *G, o *object, addr unsafe.Pointer, size uintptr, write, blind bool) {
+	if uintptr(addr) < nilPage {
+		return
+	}
 	idx := it.traceDropped + len(it.trace) - 1
 	k := strategy.ValueRead
 	if blind {
