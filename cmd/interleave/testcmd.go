@@ -109,7 +109,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&hapK, "hapset-k", wire.DefaultHaPSetK, "call sites of a hapset statement")
 	fs.IntVar(&hapLearn, "hapset-learn", wire.DefaultHaPSetLearn, "random runs hapset learns from first")
 	fs.BoolVar(&hapReset, "hapset-reset", false, "forget what hapset learned before")
-	fs.DurationVar(&solverTime, "solver-timeout", 0, "bound on each check of mcr's solver")
+	fs.DurationVar(&solverTime, "solver-timeout", 0, "bound on mcr's solver per schedule")
 	common.define(fs)
 	patterns, testArgs, err := parseInterspersed(fs, args)
 	if err != nil {

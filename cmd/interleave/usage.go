@@ -152,9 +152,10 @@ Exploration flags:
 	                  search when it learned nothing before (default 10)
 	-hapset-reset     forget what hapset learned before (the cache's
 	                  hapset directory) and start over
-	-solver-timeout D bound on each check of mcr's solver (default 10s);
-	                  a check that runs out is counted, and the search
-	                  then does not claim to have covered every state
+	-solver-timeout D bound on the solver's work for one schedule of mcr
+	                  (its queries about one run; default 10s); what it
+	                  leaves unchecked is counted in the summary line, and
+	                  the search then does not claim every state
 	-stuck-after D    how long uncontrolled code may run before the
 	                  schedule is reported as stuck (default 10s)
 	-timers M         when a timer may fire before its time, while other

@@ -144,14 +144,17 @@ const MCRMaxEvents = 1000
 // mcrMaxTargets bounds the targets of one trace.
 const mcrMaxTargets = 1000
 
-// MCRQueryBudget bounds the time of one query (the targets of one run)
-// when the exploration has no nearer deadline; the targets it leaves
-// unchecked count as unknown.
-const MCRQueryBudget = time.Minute
+// DefaultSolverTimeout bounds each query (the targets of one run) when
+// NewMCR is given none; the targets a query leaves unchecked count as
+// unknown.
+const DefaultSolverTimeout = 10 * time.Second
 
-// NewMCR returns strategy mcr over solver; timeout bounds each query's
-// check (0: the solver's default).
+// NewMCR returns strategy mcr over solver; timeout bounds each query, the
+// targets of one run (0: DefaultSolverTimeout).
 func NewMCR(solver MCRSolver, timeout time.Duration) *MCR {
+	if timeout <= 0 {
+		timeout = DefaultSolverTimeout
+	}
 	return &MCR{
 		solver:     solver,
 		maxEvents:  MCRMaxEvents,
@@ -432,7 +435,7 @@ func (m *MCR) End(o Outcome) {
 	if len(targets) == 0 {
 		return
 	}
-	budget := MCRQueryBudget
+	budget := m.timeout
 	if !m.Deadline.IsZero() {
 		budget = min(budget, time.Until(m.Deadline))
 		if budget <= 0 {
