@@ -76,11 +76,14 @@ Exploration flags:
 	                  schedule, a solver (Z3) finds schedules in which a
 	                  read returns a value it never returned there, so
 	                  every schedule reaches a new state; it reorders
-	                  memory accesses and Mutex critical sections, and
-	                  keeps the order of the operations on channels
-	                  (each receive gets the same send), WaitGroups and
-	                  other objects; -v says how many queries it made
-	                  and, when it did not cover every state, why. The
+	                  memory accesses, Mutex critical sections (and
+	                  looks for states where a goroutine waits for a
+	                  lock another holds: deadlocks) and channel
+	                  operations as far as each receive gets the same
+	                  send, and keeps the order of the operations on
+	                  other objects (RWMutex, select, Pool, timers);
+	                  -v says how many queries it made and, when it
+	                  did not cover every state, why. The
 	                  solver links Z3's C library: the first mcr run
 	                  builds it into the cache directory, and exits 2
 	                  naming the package to install (libz3-dev) where
