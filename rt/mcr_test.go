@@ -135,3 +135,24 @@ func TestMCRNilMap(t *testing.T) {
 		t.Errorf("finding %q, outcomes %q", r.finding, r.outcomes)
 	}
 }
+
+// TestMCRQueueBound: the plans waiting to run are bounded; a search that
+// finds more states than the queue holds drops them and says it is not
+// complete, and what it runs is still real.
+func TestMCRQueueBound(t *testing.T) {
+	p := lastZero(3)
+	dp := runSystematic(t, strategy.NewDPOR(0), p, 100000)
+	m := strategy.NewMCR(localSolver{}, 0)
+	m.MaxQueued = 200
+	r := runSystematic(t, m, p, 100000)
+	why := strings.Join(m.Incomplete(), "; ")
+	t.Logf("%d executions, %d of %d outcomes; %s", r.executions, len(r.outcomes), len(dp.outcomes), why)
+	if m.Complete() || !strings.Contains(why, "more states were found than the queue holds") {
+		t.Errorf("complete %v, incomplete %q", m.Complete(), why)
+	}
+	for _, o := range r.outcomes {
+		if !contains(dp.outcomes, o) {
+			t.Errorf("mcr reaches %q, which dpor does not", o)
+		}
+	}
+}

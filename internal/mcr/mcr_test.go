@@ -2,6 +2,7 @@ package mcr
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,19 +48,10 @@ func TestThreeCandidateWrites(t *testing.T) {
 	// The checker saw each value read; the writes it read from must be in
 	// the prefixes.
 	for i, w := range []int32{w1, w9, w14} {
-		if !contains(rs[i].Prefix, w) {
+		if !slices.Contains(rs[i].Prefix, w) {
 			t.Errorf("target %d: prefix %v lacks write %d", i, rs[i].Prefix, w)
 		}
 	}
-}
-
-func contains(s []int32, e int32) bool {
-	for _, v := range s {
-		if v == e {
-			return true
-		}
-	}
-	return false
 }
 
 // x = 1 is visible only inside T0's critical section, so T1 reading x in
@@ -87,7 +79,7 @@ func TestLockExclusion(t *testing.T) {
 			continue
 		}
 		wantStatus(t, rs, sat, sat, sat)
-		if p := rs[0].Prefix; !contains(p, w1) || contains(p, w2) {
+		if p := rs[0].Prefix; !slices.Contains(p, w1) || slices.Contains(p, w2) {
 			t.Errorf("unlocked, x = 1: prefix %v should hold write %d and not %d", p, w1, w2)
 		}
 	}
@@ -180,7 +172,7 @@ func TestMasksCover(t *testing.T) {
 	w := b.write(2, x, 0x2222_2222_0000_0000)
 	rs = solveChecked(t, b.query(target(r, want)))
 	wantStatus(t, rs, sat)
-	if !contains(rs[0].Prefix, w) {
+	if !slices.Contains(rs[0].Prefix, w) {
 		t.Errorf("prefix %v lacks the full-word write %d", rs[0].Prefix, w)
 	}
 }
@@ -207,7 +199,7 @@ func TestMasksOverlap(t *testing.T) {
 		target(rHigh, 0),
 	))
 	wantStatus(t, rs, sat, sat, sat, unsat, unsat, sat)
-	if p := rs[1].Prefix; !contains(p, wFull) || contains(p, wLow) && index(p, wLow) > index(p, wFull) {
+	if p := rs[1].Prefix; !slices.Contains(p, wFull) || slices.Contains(p, wLow) && index(p, wLow) > index(p, wFull) {
 		t.Errorf("low half 0xbbbbbbbb: prefix %v should run %d after any %d", p, wFull, wLow)
 	}
 }
@@ -236,7 +228,7 @@ func TestOpenLockRegion(t *testing.T) {
 	r2 := b.read(2, x, 1)
 	rs := solveChecked(t, b.query(target(r1, 1), target(r1, 0), target(r2, 1), target(r2, 0)))
 	wantStatus(t, rs, unsat, sat, sat, sat)
-	if p := rs[2].Prefix; !contains(p, l0) || !contains(p, w) {
+	if p := rs[2].Prefix; !slices.Contains(p, l0) || !slices.Contains(p, w) {
 		t.Errorf("prefix %v lacks T0's acquire %d and write %d", p, l0, w)
 	}
 	// The same trace without T0's acquire lets T1 read 1.
@@ -334,7 +326,7 @@ func TestBlockedAcquire(t *testing.T) {
 	b.unlock(1, n)
 	rs := solveChecked(t, b.query(blocked(a1m), blocked(a0n), blocked(a1n), blocked(a0m)))
 	wantStatus(t, rs, sat, sat, sat, sat)
-	if p := rs[0].Prefix; !contains(p, a0m) || !contains(p, a1n) || contains(p, a0n) {
+	if p := rs[0].Prefix; !slices.Contains(p, a0m) || !slices.Contains(p, a1n) || slices.Contains(p, a0n) {
 		t.Errorf("T1 blocked on m: prefix %v should hold T0's lock of m and T1's lock of n, not T0's lock of n", p)
 	}
 

@@ -61,17 +61,21 @@ type MCRSolver interface {
 // prefix, no trace was cut at MCRMaxEvents, and no order was kept that the
 // model does not reason about (above).
 type MCR struct {
-	solver    MCRSolver
-	maxEvents int
-	timeout   time.Duration
+	solver  MCRSolver
+	timeout time.Duration
 	// Deadline, when set, is the end of the exploration's budget: no
 	// query runs past it.
 	Deadline time.Time
+	// MaxQueued bounds the steps of the plans waiting to run (16 bytes
+	// each; NewMCR sets DefaultMCRMaxQueued): a state found when the
+	// queue is full is dropped, and the search is then not complete.
+	MaxQueued int
 
 	threads map[string]int32 // thread key (path of go statements) -> number
 	keys    []string
 	queue   []mcrPlan
 	queued  map[uint64]bool // states queued or run
+	inQueue int             // steps of the plans in queue
 
 	// The current run.
 	plan      mcrPlan
@@ -83,7 +87,7 @@ type MCR struct {
 	threadG   map[int32]int32 // thread -> goroutine
 	children  map[int32]int   // goroutine -> go statements run
 	count     map[int32]int32 // thread -> events run, resumes aside
-	raw       []mcrRaw        // the events of the run, up to maxEvents
+	raw       []mcrRaw        // the events of the run, up to MCRMaxEvents
 	truncated bool
 	pendObjs  map[int32][]int32 // goroutine -> objects its pending operation touches
 	wokeBy    map[int32]int32   // goroutine -> the event that woke it last
@@ -93,9 +97,12 @@ type MCR struct {
 	exhausted bool
 	failed    error
 
-	// The trace made of the run at its end, and each of its events' step.
-	tr    wire.MCRTrace
-	steps []mcrStep
+	// The trace made of the run at its end, each of its events' step, the
+	// previous event of its thread and, for an acquire, its release (or
+	// -1).
+	tr        wire.MCRTrace
+	steps     []mcrStep
+	prev, rel []int32
 
 	// Why the search cannot claim to be complete (empty: it can).
 	incomplete map[string]bool
@@ -144,6 +151,9 @@ const MCRMaxEvents = 1000
 // mcrMaxTargets bounds the targets of one trace.
 const mcrMaxTargets = 1000
 
+// DefaultMCRMaxQueued is MCR.MaxQueued's default: 128 MiB of plans.
+const DefaultMCRMaxQueued = 1 << 23
+
 // DefaultSolverTimeout bounds each query (the targets of one run) when
 // NewMCR is given none; the targets a query leaves unchecked count as
 // unknown.
@@ -157,8 +167,8 @@ func NewMCR(solver MCRSolver, timeout time.Duration) *MCR {
 	}
 	return &MCR{
 		solver:     solver,
-		maxEvents:  MCRMaxEvents,
 		timeout:    timeout,
+		MaxQueued:  DefaultMCRMaxQueued,
 		threads:    map[string]int32{},
 		queued:     map[uint64]bool{},
 		incomplete: map[string]bool{},
@@ -198,7 +208,9 @@ func (m *MCR) Begin() bool {
 			return false
 		}
 		m.plan = m.queue[len(m.queue)-1]
+		m.queue[len(m.queue)-1] = mcrPlan{}
 		m.queue = m.queue[:len(m.queue)-1]
+		m.inQueue -= len(m.plan.Steps) + len(m.plan.Tail)
 	}
 	m.next, m.tailAt, m.curCase, m.diverged = 0, 0, noCase, false
 	m.gThread = map[int32]int32{}
@@ -353,10 +365,10 @@ func (m *MCR) Executed(ev event.Event, index int) {
 	}
 	objs := m.pendObjs[ev.G]
 	m.pendObjs[ev.G] = nil
-	if index != len(m.raw) || index >= m.maxEvents {
+	if index != len(m.raw) || index >= MCRMaxEvents {
 		if !m.truncated {
 			m.truncated = true
-			m.incomplete[fmt.Sprintf("a run was longer than %d events", m.maxEvents)] = true
+			m.incomplete[fmt.Sprintf("a run was longer than %d events", MCRMaxEvents)] = true
 		}
 		return
 	}
@@ -540,29 +552,7 @@ func (m *MCR) needed(e int32, prefix []int32) []int32 {
 	for i, x := range prefix {
 		pos[x] = i
 	}
-	prev := make([]int32, len(m.tr.Events)) // the thread's previous event
-	last := map[int32]int32{}
-	for i, ev := range m.tr.Events {
-		p, ok := last[ev.T]
-		if !ok {
-			p = -1
-		}
-		prev[i], last[ev.T] = p, int32(i)
-	}
-	rel := make([]int32, len(m.tr.Events)) // an acquire's release, or -1
-	open := map[int32]int32{}
-	for i, ev := range m.tr.Events {
-		rel[i] = -1
-		switch ev.K {
-		case wire.MCRAcquire:
-			open[ev.Obj] = int32(i)
-		case wire.MCRRelease:
-			if a, ok := open[ev.Obj]; ok {
-				rel[a] = int32(i)
-				delete(open, ev.Obj)
-			}
-		}
-	}
+	prev, rel := m.prev, m.rel
 	acquired := map[int32][]int32{} // lock -> its acquires kept
 	keep := map[int32]bool{}
 	var stack []int32
@@ -755,6 +745,11 @@ func (m *MCR) enqueue(t wire.MCRTarget, prefix []int32) {
 			plan.Tail = append(plan.Tail, s)
 		}
 	}
+	if m.inQueue+len(plan.Steps)+len(plan.Tail) > m.MaxQueued {
+		m.incomplete[fmt.Sprintf("more states were found than the queue holds (%d steps of plans)", m.MaxQueued)] = true
+		return
+	}
+	m.inQueue += len(plan.Steps) + len(plan.Tail)
 	m.queue = append(m.queue, plan)
 }
 

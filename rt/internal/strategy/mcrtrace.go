@@ -71,6 +71,32 @@ func (m *MCR) makeTrace() {
 			b.edge(r.woke, int32(i))
 		}
 	}
+	m.indexTrace()
+}
+
+// indexTrace sets m.prev and m.rel for the trace m.tr.
+func (m *MCR) indexTrace() {
+	n := len(m.tr.Events)
+	m.prev, m.rel = slices.Grow(m.prev[:0], n)[:n], slices.Grow(m.rel[:0], n)[:n]
+	last := map[int32]int32{}
+	open := map[int32]int32{}
+	for i, ev := range m.tr.Events {
+		p, ok := last[ev.T]
+		if !ok {
+			p = -1
+		}
+		m.prev[i], last[ev.T] = p, int32(i)
+		m.rel[i] = -1
+		switch ev.K {
+		case wire.MCRAcquire:
+			open[ev.Obj] = int32(i)
+		case wire.MCRRelease:
+			if a, ok := open[ev.Obj]; ok {
+				m.rel[a] = int32(i)
+				delete(open, ev.Obj)
+			}
+		}
+	}
 }
 
 // traceBuilder adds the model's constraints to m.tr.
