@@ -68,6 +68,9 @@ type Options struct {
 
 	// Preemptions is the bound of strategy pcb (default 2).
 	Preemptions int
+	// DPOR is the reduction of strategy dpor: "optimal" (default) or
+	// "source".
+	DPOR string
 	// HaPSet configures strategy hapset (see wire.Config): the search it
 	// guides, the call sites of a statement, the random runs to learn
 	// from first, and the file of its store ("": none kept); HaPSetReset
@@ -127,7 +130,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions}
+	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR}
 	var hash uint64
 	first := 1
 	if opts.Strategy == "replay" {

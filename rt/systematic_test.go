@@ -340,9 +340,12 @@ func TestSystematicSoundness(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			dfs := runSystematic(t, strategy.CountTraces(strategy.NewDFS(0)), p, 100000)
 			dp := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, 100000)
-			t.Logf("dpor: %d executions, dfs %d (exhausted %v), outcomes %q", dp.executions, dfs.executions, dfs.exhausted, dp.outcomes)
-			if !dp.exhausted || dp.finding != "" {
-				t.Fatalf("dpor: exhausted %v after %d, finding %q", dp.exhausted, dp.executions, dp.finding)
+			op := runSystematic(t, strategy.CountTraces(strategy.NewOptimalDPOR(0)), p, 100000)
+			t.Logf("dpor: %d executions (optimal: %d), dfs %d (exhausted %v), outcomes %q", dp.executions, op.executions, dfs.executions, dfs.exhausted, dp.outcomes)
+			for _, r := range []sysResult{dp, op} {
+				if !r.exhausted || r.finding != "" {
+					t.Fatalf("dpor: exhausted %v after %d, finding %q", r.exhausted, r.executions, r.finding)
+				}
 			}
 			if dfs.finding != "" {
 				t.Fatalf("dfs: finding %q", dfs.finding)
@@ -350,17 +353,17 @@ func TestSystematicSoundness(t *testing.T) {
 			if !dfs.exhausted {
 				rnd := runSystematic(t, strategy.NewRandom(1), p, 20000)
 				for _, o := range append(dfs.outcomes, rnd.outcomes...) {
-					if !contains(dp.outcomes, o) {
-						t.Errorf("dfs or random reach %q, dpor does not (dpor: %q)", o, dp.outcomes)
+					if !contains(dp.outcomes, o) || !contains(op.outcomes, o) {
+						t.Errorf("dfs or random reach %q, dpor does not (dpor: %q, optimal: %q)", o, dp.outcomes, op.outcomes)
 					}
 				}
 				return
 			}
-			if dp.traces != dfs.traces {
-				t.Errorf("dpor ran %d distinct traces, dfs %d", dp.traces, dfs.traces)
+			if dp.traces != dfs.traces || op.traces != dfs.traces {
+				t.Errorf("dpor ran %d distinct traces (optimal: %d), dfs %d", dp.traces, op.traces, dfs.traces)
 			}
 			pcb := runSystematic(t, strategy.NewPCB(1000, 0), p, 100000)
-			for _, r := range []sysResult{dp, pcb} {
+			for _, r := range []sysResult{dp, op, pcb} {
 				if strings.Join(r.outcomes, "|") != strings.Join(dfs.outcomes, "|") {
 					t.Errorf("%q, dfs %q", r.outcomes, dfs.outcomes)
 				}
@@ -426,7 +429,7 @@ func TestSystematicDeadlock(t *testing.T) {
 		joinAll(done)
 		return ""
 	}}
-	for _, st := range []strategy.Strategy{strategy.NewDFS(0), strategy.NewDPOR(0), strategy.NewPCB(2, 0), strategy.NewBoundedDPOR(1, 0)} {
+	for _, st := range []strategy.Strategy{strategy.NewDFS(0), strategy.NewDPOR(0), strategy.NewOptimalDPOR(0), strategy.NewPCB(2, 0), strategy.NewBoundedDPOR(1, 0)} {
 		if r := runSystematic(t, st, p, 100000); r.finding != sched.KindDeadlock {
 			t.Errorf("%s: finding %q after %d executions, want a deadlock", st.Name(), r.finding, r.executions)
 		}
@@ -522,6 +525,36 @@ func TestBoundedDPOR(t *testing.T) {
 						t.Errorf("K=%d: pcb reaches %q, bounded dpor does not (it reaches %q)", k, o, dp.outcomes)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestOptimalDPOR: dpor with wakeup trees reaches exactly the outcomes
+// and the Mazurkiewicz traces of dpor with source sets and covers its
+// space, on the small textbook programs and on larger ones (where dfs
+// cannot finish: TestSystematicSoundness compares both with dfs where it
+// does). The executions of each are in docs/systematic.md.
+func TestOptimalDPOR(t *testing.T) {
+	progs := smallTextbooks()
+	if !testing.Short() {
+		progs = append(progs, lastZero(4), philosophers(4), readersWriters(2, 2), indexer(4, 2, 8))
+	}
+	for _, p := range progs {
+		p := p
+		t.Run(p.name, func(t *testing.T) {
+			src := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, 100000)
+			od := strategy.NewOptimalDPOR(0)
+			opt := runSystematic(t, strategy.CountTraces(od), p, 100000)
+			t.Logf("optimal: %d executions, %d traces, %d sleep-blocked, %d diverged; source sets: %d executions, %d traces", opt.executions, opt.traces, opt.blocked, od.Diverged, src.executions, src.traces)
+			if !opt.exhausted || opt.finding != "" {
+				t.Fatalf("optimal: exhausted %v after %d, finding %q", opt.exhausted, opt.executions, opt.finding)
+			}
+			if strings.Join(opt.outcomes, "|") != strings.Join(src.outcomes, "|") {
+				t.Errorf("outcomes %q, source sets %q", opt.outcomes, src.outcomes)
+			}
+			if opt.traces != src.traces {
+				t.Errorf("%d traces, source sets %d", opt.traces, src.traces)
 			}
 		})
 	}

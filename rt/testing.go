@@ -60,6 +60,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		Budget:      time.Duration(cfg.Budget),
 		PCTDepth:    cfg.PCTDepth,
 		Preemptions: cfg.Preemptions,
+		DPOR:        cfg.DPOR,
 		NoRace:      cfg.NoRace,
 		Reduce:      cfg.Reduce,
 

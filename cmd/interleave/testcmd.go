@@ -80,6 +80,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		workers    int
 		shard      string
 		hapSearch  string
+		dporMode   string
 		hapK       int
 		hapLearn   int
 		hapReset   bool
@@ -106,6 +107,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&workers, "workers", runtime.NumCPU(), "processes exploring one test at once")
 	fs.StringVar(&shard, "shard", "", "K/N or auto/N: explore the K-th of N shares of the schedules")
 	fs.StringVar(&hapSearch, "hapset-search", "dpor", "the search hapset guides: dpor or pcb")
+	fs.StringVar(&dporMode, "dpor", "", "dpor's reduction: optimal (default) or source")
 	fs.IntVar(&hapK, "hapset-k", wire.DefaultHaPSetK, "call sites of a hapset statement")
 	fs.IntVar(&hapLearn, "hapset-learn", wire.DefaultHaPSetLearn, "random runs hapset learns from first")
 	fs.BoolVar(&hapReset, "hapset-reset", false, "forget what hapset learned before")
@@ -122,6 +124,12 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "mcr", "active":
 	default:
 		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb, hapset, mcr or active", strategy)
+	}
+	switch {
+	case dporMode != "" && dporMode != "optimal" && dporMode != "source":
+		return usageError(stderr, "interleave test: -dpor %q: want optimal or source", dporMode)
+	case dporMode == "optimal" && preempt > 0:
+		return usageError(stderr, "interleave test: -dpor optimal does not combine with -preemptions (a bounded dpor uses source sets)")
 	}
 	if hapSearch != "dpor" && hapSearch != "pcb" {
 		return usageError(stderr, "interleave test: -hapset-search %q: want dpor or pcb", hapSearch)
@@ -171,6 +179,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		MaxSteps:    steps,
 		PCTDepth:    pctDepth,
 		Preemptions: preempt,
+		DPOR:        dporMode,
 		StuckAfter:  wire.Duration(stuckAfter),
 		ScheduleDir: common.scheduleDir,
 		Timers:      timers,

@@ -147,6 +147,11 @@ Exploration flags:
 	                  with dpor, dpor bounded to K preemptions (default
 	                  none): every state pcb reaches within K, in fewer
 	                  schedules
+	-dpor R           the reduction of dpor: optimal (default), wakeup
+	                  trees that run each sequence reversing a race once,
+	                  or source (source sets alone, which can run an
+	                  ordering of independent operations more than once);
+	                  with -preemptions, dpor uses source sets
 	-hapset-search S  the search hapset guides: dpor (default) or pcb
 	                  (dpor bounded to -preemptions K, default 2)
 	-hapset-k N       call sites of a hapset statement besides its site,

@@ -71,6 +71,9 @@ type Config struct {
 	// Preemptions is the bound K of the pcb strategy: every schedule with
 	// at most K preemptions (default 2).
 	Preemptions int `json:"preemptions,omitempty"`
+	// DPOR is the reduction of the dpor strategy: "optimal" (wakeup
+	// trees, the default) or "source" (source sets alone).
+	DPOR string `json:"dpor,omitempty"`
 	// HaPSetSearch is the search strategy "hapset" guides: "dpor"
 	// (default) or "pcb" (with the bound Preemptions).
 	HaPSetSearch string `json:"hapset_search,omitempty"`

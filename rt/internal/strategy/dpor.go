@@ -42,6 +42,14 @@ import "interleave.dev/rt/internal/event"
 // state may have been explored with fewer preemptions left, and letting
 // it sleep lost an outcome of lastzero(3) with K = 0 (TestBoundedDPOR).
 //
+// With wakeup trees (NewOptimalDPOR, wakeup.go) it is optimal DPOR
+// (Abdulla et al. 2014, section 6): a race adds the whole sequence that
+// reverses it, which the next execution follows, unless an explored or
+// scheduled sequence covers it already. Each race of a pending step
+// counts, not only the last (two read-locks both race with an Unlock),
+// and a Lock that waits for a mutex races with the acquire before the
+// Unlock that frees it, not with the Unlock.
+//
 // Complete reports whether the space was covered: every backtrack point
 // explored, no execution longer than the bounds.
 type DPOR struct {
@@ -64,9 +72,27 @@ type DPOR struct {
 	pre     int32 // preemptions of the execution so far
 	dropped bool  // an option beyond the bound was not explored
 
+	// With wakeup trees (NewOptimalDPOR, wakeup.go): the step being
+	// followed (nil: none), whether its event is still to run, the
+	// Select choices used since the last event, the depth from which the
+	// execution follows it, and whether the next choice point explores
+	// every option (the execution left its sequence). The events of the
+	// execution are logged, and where each transition's start in the log.
+	optimal bool
+	gcur    *wnode
+	grem    bool
+	gsel    int
+	gfrom   int
+	widen   bool
+	selBuf  []int32 // Select choices made since the last event
+	evlog   []logged
+	trEv    []int32
+	lastOp  int32 // goroutine of the last event if it was an operation, or -1
+
 	// Executions counts the iterations run; SleepBlocked those cut short
-	// by sleep sets.
-	Executions, SleepBlocked int
+	// by sleep sets; Diverged the times an execution could not follow its
+	// wakeup sequence.
+	Executions, SleepBlocked, Diverged int
 }
 
 type dnode struct {
@@ -81,6 +107,23 @@ type dnode struct {
 	minObj    int32           // and memory words down to minObj
 	cur       int32           // Point.Current
 	pre       int32           // preemptions of the path before the point
+	order     []int           // backtrack options in the order they were added
+	sub       []*wnode        // the wakeup subtree of each option (nil: none)
+}
+
+// mark adds option k to the backtrack set.
+func (n *dnode) mark(k int) {
+	if !n.backtrack[k] {
+		n.backtrack[k] = true
+		n.order = append(n.order, k)
+	}
+}
+
+// markAll adds every option to the backtrack set.
+func (n *dnode) markAll() {
+	for k := range n.backtrack {
+		n.mark(k)
+	}
 }
 
 // preempts reports whether choosing option k at n is a preemption: the
@@ -133,6 +176,14 @@ func NewDPOR(maxDepth int) *DPOR {
 	return &DPOR{maxDepth: maxDepth, h: newHB(true, dporLimit), bound: -1}
 }
 
+// NewOptimalDPOR returns DPOR with wakeup trees (wakeup.go) instead of
+// source sets alone.
+func NewOptimalDPOR(maxDepth int) *DPOR {
+	s := NewDPOR(maxDepth)
+	s.optimal = true
+	return s
+}
+
 // NewBoundedDPOR returns DPOR bounded to k preemptions.
 func NewBoundedDPOR(k, maxDepth int) *DPOR {
 	s := NewDPOR(maxDepth)
@@ -148,6 +199,8 @@ func (s *DPOR) Name() string { return "dpor" }
 // backtrack(s) \ done(s) and section 5, minus sleep(s)).
 func (s *DPOR) Begin() bool {
 	s.depth, s.node, s.fpNode, s.sleep, s.blocked, s.pre = 0, -1, -1, s.sleep[:0], false, 0
+	s.gcur, s.widen, s.selBuf, s.gsel = nil, false, s.selBuf[:0], 0
+	s.evlog, s.trEv, s.lastOp = s.evlog[:0], s.trEv[:0], -1
 	s.h.reset()
 	if !s.started {
 		s.started = true
@@ -155,6 +208,21 @@ func (s *DPOR) Begin() bool {
 	}
 	for len(s.nodes) > 0 {
 		n := &s.nodes[len(s.nodes)-1]
+		if s.optimal {
+			// Wakeup trees: the options in the order they were added
+			// (the tree's order), each following its subtree.
+			for _, k := range n.order {
+				if !n.done[k] && !(n.kind == Thread && asleep(n.sleep, n.gs[k])) {
+					n.chosen, n.done[k] = k, true
+					if n.sub != nil && n.sub[k] != nil {
+						s.gcur, s.grem, s.gfrom = n.sub[k], true, len(s.nodes)
+					}
+					return true
+				}
+			}
+			s.nodes = s.nodes[:len(s.nodes)-1]
+			continue
+		}
 		for k := range n.backtrack {
 			if n.backtrack[k] && !n.done[k] && !(n.kind == Thread && asleep(n.sleep, n.gs[k])) {
 				if s.bound >= 0 && int(n.pre+b2i(n.preempts(k))) > s.bound {
@@ -193,10 +261,14 @@ func (s *DPOR) Choose(p *Point) int {
 	if d < len(s.nodes) {
 		n := &s.nodes[d]
 		if k := s.replayed(n, p); k >= 0 {
+			if s.optimal && p.Kind == Select {
+				s.selBuf = append(s.selBuf, int32(k))
+			}
 			return k
 		}
 		s.inexact = true
 		s.nodes = s.nodes[:d]
+		s.gcur = nil
 	}
 	if d >= s.maxDepth || s.h.off {
 		s.cut = true
@@ -215,10 +287,15 @@ func (s *DPOR) Choose(p *Point) int {
 			if o.G == 0 {
 				// The timer conflicts with every transition: fire it
 				// wherever it may.
-				n.backtrack[i] = true
+				n.mark(i)
 			}
 			if k < 0 && !asleep(s.sleep, o.G) {
 				k = i
+			}
+		}
+		if s.optimal {
+			if g := s.steer(&n, p); g >= 0 {
+				k = g
 			}
 		}
 		if c := current(p); s.bound >= 0 && c >= 0 && !asleep(s.sleep, p.Current) {
@@ -232,11 +309,15 @@ func (s *DPOR) Choose(p *Point) int {
 			return 0
 		}
 	} else {
-		for i := range n.backtrack {
-			n.backtrack[i] = true
+		n.markAll()
+		if s.optimal {
+			// The Select choice the followed step made.
+			k = max(s.steerSelect(p.Current, len(p.Options)), 0)
+			s.selBuf = append(s.selBuf, int32(k))
 		}
 	}
-	n.chosen, n.backtrack[k], n.done[k] = k, true, true
+	n.mark(k)
+	n.chosen, n.done[k] = k, true
 	s.pre += b2i(n.preempts(k))
 	s.nodes = append(s.nodes, n)
 	s.enter(int32(len(s.nodes) - 1))
@@ -324,9 +405,17 @@ func (s *DPOR) Pending(e event.Event) {
 	if s.blocked {
 		return
 	}
-	if j := s.h.pending(e); j >= 0 {
-		s.race(j, e)
+	j := s.h.pending(e)
+	if j < 0 {
+		return
 	}
+	if s.optimal {
+		for _, r := range append([]int32(nil), s.h.races(e, true)...) {
+			s.race(r, e)
+		}
+		return
+	}
+	s.race(j, e)
 }
 
 // Executed implements Observer: the new transition happens after what it
@@ -354,6 +443,13 @@ func (s *DPOR) Executed(ev event.Event, _ int) {
 	if i < 0 {
 		return
 	}
+	if s.optimal {
+		glued := s.glued(ev)
+		s.log(i, ev, glued)
+		if !glued && s.gcur != nil && s.depth >= s.gfrom {
+			s.track(ev.G)
+		}
+	}
 	fp := h.tr[i].fp[from:]
 	for q := range h.ths {
 		th := &h.ths[q]
@@ -362,7 +458,9 @@ func (s *DPOR) Executed(ev event.Event, _ int) {
 		}
 		for _, pe := range th.pend {
 			if conflictsAny(fp, pe) {
-				s.race(i, pe)
+				if !s.optimal || !h.releases(i, pe) {
+					s.race(i, pe)
+				}
 				break
 			}
 		}
@@ -410,6 +508,9 @@ func (s *DPOR) race(j int32, pe event.Event) {
 	if s.guide != nil && !s.guide(s.h.tr[j].g, pe) {
 		return
 	}
+	if s.optimal && s.raceOptimal(j, pe, d) {
+		return
+	}
 	g := pe.G
 	n := &s.nodes[d]
 	init := s.h.initials(j, g)
@@ -429,15 +530,13 @@ func (s *DPOR) race(j int32, pe event.Event) {
 		}
 	}
 	if pick >= 0 {
-		n.backtrack[pick] = true
+		n.mark(pick)
 		if s.bound >= 0 && n.preempts(pick) {
 			s.conservative(d, n.gs[pick])
 		}
 		return
 	}
-	for k := range n.backtrack {
-		n.backtrack[k] = true
-	}
+	n.markAll()
 	if s.bound >= 0 {
 		s.conservative(d, g)
 	}
@@ -455,13 +554,11 @@ func (s *DPOR) conservative(d int32, g int32) {
 		}
 		for k, o := range n.gs {
 			if o == g {
-				n.backtrack[k] = true
+				n.mark(k)
 				return
 			}
 		}
-		for k := range n.backtrack {
-			n.backtrack[k] = true
-		}
+		n.markAll()
 		return
 	}
 }

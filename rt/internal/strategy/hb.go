@@ -36,6 +36,10 @@ type hb struct {
 	maxObj   int32 // highest object id seen
 	minObj   int32 // lowest (memory words are numbered from -1 down)
 	parent   map[int32]int32
+	raceBuf  []int32
+	// lastFP is what the last executed event added to its transition:
+	// the goroutine's pending events and the event (never reused).
+	lastFP []event.Event
 }
 
 type htrans struct {
@@ -165,18 +169,54 @@ func (h *hb) hbBefore(j int32, g int32) bool {
 // lastRace returns the last transition of another goroutine that conflicts
 // with e (the next step of e.G) and does not happen before it, or -1.
 func (h *hb) lastRace(e event.Event) int32 {
+	best := int32(-1)
+	for _, j := range h.races(e, false) {
+		best = max(best, j)
+	}
+	return best
+}
+
+// races returns the transitions of other goroutines that conflict with e
+// (the next step of e.G) and do not happen before it. With all, it
+// returns every race of e, none happening before another (operations
+// that commute with each other, two read-locks, can race with e side by
+// side, and each race must be reversed), and leaves out the Unlock a
+// waiting Lock cannot run before (releases): such a Lock races with the
+// acquire before it. Else it returns the last race on e's object and the
+// last global transition of another goroutine, if they race with e.
+// The slice is reused by the next call.
+func (h *hb) races(e event.Event, all bool) []int32 {
+	out := h.raceBuf[:0]
+	add := func(j int32) {
+		if j < 0 || h.tr[j].g == e.G || h.hbBefore(j, e.G) {
+			return
+		}
+		for _, k := range out {
+			if k == j || (all && h.trBefore(j, k)) {
+				return
+			}
+		}
+		out = append(out, j)
+	}
 	if e.Global() {
 		// The last transition of each other goroutine: when it happens
 		// before e, so do the goroutine's earlier ones.
-		best := int32(-1)
+		last := make([]int32, 0, len(h.ths))
 		for q := range h.ths {
-			if l := h.ths[q].last; int32(q) != e.G && l > best && !h.hbBefore(l, e.G) {
-				best = l
+			if l := h.ths[q].last; l >= 0 {
+				last = append(last, l)
 			}
 		}
-		return best
+		sort.Slice(last, func(a, b int) bool { return last[a] > last[b] })
+		for _, j := range last {
+			add(j)
+			if len(out) > 0 && !all {
+				break
+			}
+		}
+		h.raceBuf = out
+		return out
 	}
-	best := int32(-1)
 	if e.Obj != 0 {
 		l := h.touching(e)
 		for k := len(l) - 1; k >= 0; k-- {
@@ -187,11 +227,12 @@ func (h *hb) lastRace(e event.Event) int32 {
 				}
 				continue
 			}
-			if !h.conflicts(j, e) {
+			if !h.conflicts(j, e) || (all && h.releases(j, e)) {
 				continue
 			}
-			if !h.hbBefore(j, e.G) {
-				best = j
+			n := len(out)
+			add(j)
+			if !all && len(out) > n {
 				break
 			}
 			if h.dominates(j, e.Obj) {
@@ -201,11 +242,44 @@ func (h *hb) lastRace(e event.Event) int32 {
 	}
 	// The last global transition of another goroutine happens after every
 	// earlier one.
-	if j := h.lastGlobalOther(e.G); j > best && !h.hbBefore(j, e.G) {
-		best = j
-	}
-	return best
+	add(h.lastGlobalOther(e.G))
+	h.raceBuf = out
+	return out
 }
+
+// releases reports whether e is a Lock that would wait (a Mutex's Lock,
+// an RWMutex's Lock behind a writer) and transition j only releases its
+// object (Unlock; for an RWMutex, the writer's Unlock): e cannot run
+// before j, whose goroutine holds the lock, because the scheduler does
+// not run a Lock that would block.
+func (h *hb) releases(j int32, e event.Event) bool {
+	var release event.Op
+	switch e.Op {
+	case event.OpLock:
+		release = event.OpUnlock
+	case event.OpWLock:
+		release = event.OpWUnlock
+	default:
+		return false
+	}
+	t := &h.tr[j]
+	if t.global {
+		return false
+	}
+	for _, op := range lockOps {
+		if op != release && t.has(event.Event{Op: op, Obj: e.Obj}) {
+			return false
+		}
+	}
+	for _, f := range t.fp {
+		if f.Global() {
+			return false
+		}
+	}
+	return true
+}
+
+var lockOps = [...]event.Op{event.OpLock, event.OpUnlock, event.OpTryLock, event.OpRLock, event.OpRUnlock, event.OpTryRLock, event.OpWLock, event.OpWUnlock, event.OpTryWLock}
 
 // initials returns the goroutines that can start v = notdep(j).p: the
 // transitions after j that do not happen after it, followed by the next
@@ -350,6 +424,7 @@ func (h *hb) executed(ev event.Event, node int32) (i int32, fresh bool, from int
 	if !found {
 		fp = append(fp, ev)
 	}
+	h.lastFP = fp
 	i = int32(len(h.tr)) - 1
 	fresh = !(h.merge && h.open && node < 0 && i >= 0 && h.tr[i].g == ev.G)
 	if fresh {

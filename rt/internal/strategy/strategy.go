@@ -260,6 +260,9 @@ type Config struct {
 	// Preemptions is the bound K of pcb (default 2), and of dpor (default
 	// none).
 	Preemptions int
+	// DPOR is dpor's reduction: "optimal" (wakeup trees, the default) or
+	// "source" (source sets alone). A bounded dpor uses source sets.
+	DPOR string
 	// Signature and SitePos configure the regression strategy: the bug
 	// signature to steer toward and the source position of a site.
 	Signature []SigEvent
@@ -302,10 +305,17 @@ func New(c Config) (Strategy, error) {
 		}
 		return NewRegression(c.Seed, c.Signature, c.SitePos), nil
 	case "dpor":
-		if c.Preemptions > 0 {
+		switch {
+		case c.DPOR != "" && c.DPOR != "optimal" && c.DPOR != "source":
+			return nil, fmt.Errorf("strategy dpor: unknown reduction %q (want optimal or source)", c.DPOR)
+		case c.Preemptions > 0 && c.DPOR == "optimal":
+			return nil, fmt.Errorf("strategy dpor: a preemption bound uses source sets, not wakeup trees (optimal)")
+		case c.Preemptions > 0:
 			return NewBoundedDPOR(c.Preemptions, c.MaxDepth), nil
+		case c.DPOR == "source":
+			return NewDPOR(c.MaxDepth), nil
 		}
-		return NewDPOR(c.MaxDepth), nil
+		return NewOptimalDPOR(c.MaxDepth), nil
 	case "pcb":
 		k := c.Preemptions
 		if k <= 0 {
