@@ -451,7 +451,7 @@ func TestSystematicTable(t *testing.T) {
 		return fmt.Sprint(r.executions)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| program | dfs | traces under dfs | dpor | traces under dpor | sleep-blocked | pcb K=1 | pcb K=2 | dpor K=1 | dpor K=2 | hapset on dpor | hapset on pcb K=2 | outcomes (dpor / hapset on dpor) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(&b, "| program | dfs | traces under dfs | dpor | traces under dpor | sleep-blocked | dpor -dpor source | sleep-blocked | pcb K=1 | pcb K=2 | dpor K=1 | dpor K=2 | hapset on dpor | hapset on pcb K=2 | outcomes (dpor / hapset on dpor) |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	progs := append(smallTextbooks(),
 		lastZero(4), lastZero(5),
 		indexer(8, 4, 128), indexer(12, 4, 128),
@@ -462,7 +462,11 @@ func TestSystematicTable(t *testing.T) {
 		tr := strategy.CountTraces(strategy.NewDFS(0))
 		dfs := runSystematic(t, tr, p, limit)
 		dfs.traces = tr.Count()
-		dp := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, limit)
+		dp := runSystematic(t, strategy.CountTraces(strategy.NewOptimalDPOR(0)), p, limit)
+		ds := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, limit)
+		if dp.exhausted && ds.exhausted && dp.traces != ds.traces {
+			t.Errorf("%s: dpor ran %d traces, with source sets %d", p.name, dp.traces, ds.traces)
+		}
 		p1 := runSystematic(t, strategy.NewPCB(1, 0), p, limit)
 		p2 := runSystematic(t, strategy.NewPCB(2, 0), p, limit)
 		traces := func(r sysResult) string {
@@ -475,7 +479,7 @@ func TestSystematicTable(t *testing.T) {
 		b2 := runSystematic(t, strategy.NewBoundedDPOR(2, 0), p, limit)
 		hd := runSystematic(t, hapsetOn("dpor", strategy.NewHaPSets()), p, limit)
 		hp := runSystematic(t, hapsetOn("pcb", strategy.NewHaPSets()), p, limit)
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %d | %d | %d / %d |\n", p.name, cell(dfs), traces(dfs), cell(dp), traces(dp), dp.blocked, cell(p1), cell(p2), cell(b1), cell(b2), hd.executions, hp.executions, len(dp.outcomes), len(hd.outcomes))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %s | %d | %s | %s | %s | %s | %d | %d | %d / %d |\n", p.name, cell(dfs), traces(dfs), cell(dp), traces(dp), dp.blocked, cell(ds), ds.blocked, cell(p1), cell(p2), cell(b1), cell(b2), hd.executions, hp.executions, len(dp.outcomes), len(hd.outcomes))
 	}
 	t.Log("\n" + b.String())
 }
@@ -490,7 +494,8 @@ func BenchmarkSystematic(b *testing.B) {
 		st   func() strategy.Strategy
 	}{
 		{"dfs-1000", func() strategy.Strategy { return strategy.NewDFS(0) }},
-		{"dpor", func() strategy.Strategy { return strategy.NewDPOR(0) }},
+		{"dpor", func() strategy.Strategy { return strategy.NewOptimalDPOR(0) }},
+		{"dpor-source", func() strategy.Strategy { return strategy.NewDPOR(0) }},
 		{"pcb1-1000", func() strategy.Strategy { return strategy.NewPCB(1, 0) }},
 		{"dpor-K1", func() strategy.Strategy { return strategy.NewBoundedDPOR(1, 0) }},
 		{"hapset", func() strategy.Strategy { return hapsetOn("dpor", strategy.NewHaPSets()) }},

@@ -42,7 +42,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	}
 	d := DefaultConfig()
 	suite := fs.String("suite", "kernels", "directory holding the kernels")
-	strategies := fs.String("strategies", "", fmt.Sprintf("comma-separated strategies; %q is plain go test -race, pcb:K has bound K, hapset-pcb is hapset guiding pcb (default %s, -quick %s)",
+	strategies := fs.String("strategies", "", fmt.Sprintf("comma-separated strategies; %q is plain go test -race, pcb:K has bound K, dpor-source is dpor with source sets alone, hapset-pcb is hapset guiding pcb (default %s, -quick %s)",
 		Native, strings.Join(d.Strategies, ","), strings.Join(QuickConfig().Strategies, ",")))
 	seeds := fs.Int("seeds", 0, fmt.Sprintf("seeds per randomized strategy (default %d, -quick %d)", d.Seeds, QuickConfig().Seeds))
 	schedules := fs.Int("schedules", 0, fmt.Sprintf("schedule budget per run (default %d, -quick %d)", d.Schedules, QuickConfig().Schedules))

@@ -62,7 +62,7 @@ type Config struct {
 // DefaultConfig returns the default plan.
 func DefaultConfig() Config {
 	return Config{
-		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "hapset-pcb", "mcr"},
+		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "dpor-source", "pcb", "hapset", "hapset-pcb", "mcr"},
 		Seeds:      5,
 		Schedules:  1000,
 		Budget:     60 * time.Second,
@@ -376,9 +376,13 @@ func buildAll(ctx context.Context, dir string, variants []string, outDir string,
 func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy string, seed int64) Run {
 	st, preemptions := splitBound(strategy)
 	wc := wire.Config{Strategy: st, Preemptions: preemptions, Seed: seed}
-	if st == "hapset-pcb" {
+	switch st {
+	case "hapset-pcb":
 		// The bench's name for hapset guiding pcb.
 		wc.Strategy, wc.HaPSetSearch = "hapset", "pcb"
+	case "dpor-source":
+		// The bench's name for dpor with source sets alone.
+		wc.Strategy, wc.DPOR = "dpor", "source"
 	}
 	r, _ := runConfig(ctx, cfg, work, bin, pkgDir, name, wc)
 	return r
@@ -388,7 +392,7 @@ func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy 
 // budget, and returns the run and the result record that speaks for it
 // (nil when there is none).
 func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, wc wire.Config) (Run, *wire.Result) {
-	results := filepath.Join(work, fmt.Sprintf("%s-%s%s%d-%d.jsonl", name, wc.Strategy, wc.HaPSetSearch, wc.Preemptions, wc.Seed))
+	results := filepath.Join(work, fmt.Sprintf("%s-%s%s%s%d-%d.jsonl", name, wc.Strategy, wc.HaPSetSearch, wc.DPOR, wc.Preemptions, wc.Seed))
 	os.Remove(results)
 	wc.Schedules = cfg.Schedules
 	wc.Budget = wire.Duration(cfg.Budget)
@@ -505,7 +509,7 @@ func splitBound(s string) (string, int) {
 
 // knownStrategies orders the strategies in reports: the stateless ones
 // first, then the systematic ones, then the guided ones.
-var knownStrategies = []string{Native, "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "hapset-pcb", "active", "regression", "mcr", "mpc"}
+var knownStrategies = []string{Native, "random", "coverage", "pct", "dfs", "dpor", "dpor-source", "pcb", "hapset", "hapset-pcb", "active", "regression", "mcr", "mpc"}
 
 func strategyIndex(s string) int {
 	s, _ = splitBound(s)

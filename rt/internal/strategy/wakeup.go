@@ -56,11 +56,14 @@ type vstep struct {
 	tr int32
 }
 
-// maxWakeup bounds the events of a sequence kept in a wakeup tree, and
-// maxLog the events of an execution logged for them; a race whose
-// sequence is longer is handled as source sets do.
+// maxWakeup bounds the events of a sequence kept in a wakeup tree,
+// maxScan the transitions after j looked through to find them (a race
+// with a transition far back in a long execution would cost a scan of
+// everything since), and maxLog the events of an execution logged for
+// them; a race past these bounds is handled as source sets do.
 const (
 	maxWakeup = 1024
+	maxScan   = 4096
 	maxLog    = 1 << 20
 )
 
@@ -75,11 +78,10 @@ type wseq struct {
 
 // notdep returns v = notdep(j).p: the events of the transitions after j
 // that do not happen after it, then p's next step (its pending events).
-// It returns nil when v is longer than maxWakeup or the execution's log
-// is incomplete.
+// It returns nil past the bounds (maxWakeup, maxScan, maxLog).
 func (s *DPOR) notdep(j int32, p int32) *wseq {
 	h := s.h
-	if len(s.evlog) >= maxLog {
+	if len(s.evlog) >= maxLog || len(h.tr)-int(j) > maxScan {
 		return nil
 	}
 	tj := &h.tr[j]
@@ -482,6 +484,9 @@ func (s *DPOR) log(i int32, ev event.Event, glued bool) {
 	}
 	for int(i) >= len(s.trEv) {
 		s.trEv = append(s.trEv, int32(len(s.evlog)))
+	}
+	if len(s.evlog)-int(s.trEv[i]) >= maxWakeup {
+		return // too long for a sequence: notdep gives up on it
 	}
 	if glued {
 		if ev.Op == event.OpExit {
