@@ -98,6 +98,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 	case "regression":
 		opts.Regress = scheduleFor(t, cfg.Regress, "regressing")
 	}
+	defer lowerProcs()()
 	if cfg.Worker != "" && splits(cfg) {
 		runWorker(t, cfg, opts, body) // a worker started by the process below
 		return
@@ -253,6 +254,7 @@ var testState struct {
 
 func runTest(t *testing.T, body func(t *testing.T)) {
 	testState.cleanups, testState.ctx, testState.cancel = nil, nil, nil
+	resetProcs()
 	failed := t.Failed()
 	defer func() {
 		// A helper library that fails the test through an interface of

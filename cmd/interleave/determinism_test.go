@@ -67,3 +67,50 @@ func TestRandomFindingReplays(t *testing.T) {
 		}
 	}
 }
+
+// procsSeen checks what the program sees of runtime.GOMAXPROCS: the
+// value it has natively at the start of every schedule (3, from the
+// environment), and what a goroutine of the schedule set after.
+const procsSeen = `package m
+
+import (
+	"runtime"
+	"sync"
+	"testing"
+)
+
+func TestProcs(t *testing.T) {
+	if got := runtime.GOMAXPROCS(0); got != 3 {
+		t.Fatalf("GOMAXPROCS(0) = %d at the start, want 3", got)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if prev := runtime.GOMAXPROCS(5); prev != 3 {
+			t.Errorf("GOMAXPROCS(5) returned %d, want 3", prev)
+		}
+	}()
+	wg.Wait()
+	if got := runtime.GOMAXPROCS(0); got != 5 {
+		t.Errorf("GOMAXPROCS(0) = %d after setting 5", got)
+	}
+}
+`
+
+// TestProgramSeesItsGOMAXPROCS: an exploring process runs on one
+// processor, but the program sees the GOMAXPROCS it has natively, in
+// every schedule, with one worker process or several.
+func TestProgramSeesItsGOMAXPROCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	t.Setenv("GOMAXPROCS", "3")
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.23\n", "m_test.go": procsSeen})
+	for _, workers := range []string{"1", "2"} {
+		code, stdout, stderr := cli(t, "test", "-C", dir, "-schedules", "300", "-workers", workers, ".")
+		if code != 0 {
+			t.Fatalf("-workers %s: exit %d\n%s\n%s", workers, code, stdout, stderr)
+		}
+	}
+}

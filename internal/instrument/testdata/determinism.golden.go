@@ -5,20 +5,22 @@ import (
 	"context"
 	"math/rand"
 	_ "math/rand/v2"
+	"runtime"
 	"runtime/pprof"
 )
 
 func draws(ctx context.Context, xs []int) int {
 	n := __rt.RandIntn(10) + __rt.RandInt()
-	__rt.RandShuffle(len(xs), func(i, j int) { __rt.Update(&xs[j], __rtSites_49509682+3); __rt.Update(&xs[i], __rtSites_49509682+4); xs[i], xs[j] = xs[j], xs[i] })
+	__rt.RandShuffle(len(xs), func(i, j int) { __rt.Update(&xs[j], __rtSites_49509682+4); __rt.Update(&xs[i], __rtSites_49509682+5); xs[i], xs[j] = xs[j], xs[i] })
 	r := rand.New(rand.NewSource(1))
 	n += r.Intn(3); __rt.Wrote(&n, __rtSites_49509682+0); 
 	n += __rt.RandV2IntN(5) + int(__rt.RandV2N[int64](7)) + __rt.RandV2N[int](3); __rt.Wrote(&n, __rtSites_49509682+1); 
 	__rt.PprofDo(ctx, pprof.Labels("k", "v"), func(ctx context.Context) {
-		n += __rt.RandIntn(2); __rt.Wrote(&n, __rtSites_49509682+5); 
+		n += __rt.RandIntn(2); __rt.Wrote(&n, __rtSites_49509682+6); 
 	})
 	__rt.PprofSetGoroutineLabels(ctx)
-	__rt.Read(&n, __rtSites_49509682+2); return n
+	n += __rt.GOMAXPROCS(0) + runtime.NumCPU(); __rt.Wrote(&n, __rtSites_49509682+2); 
+	__rt.Read(&n, __rtSites_49509682+3); return n
 }
 
-var __rtSites_49509682 = __rt.RegisterFile("testdata/determinism.go", 14, 2, 15, 2, 20, 9, 12, 56, 12, 63, 17, 3)
+var __rtSites_49509682 = __rt.RegisterFile("testdata/determinism.go", 15, 2, 16, 2, 21, 2, 22, 9, 13, 56, 13, 63, 18, 3)

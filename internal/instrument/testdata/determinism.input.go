@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand"
 	randv2 "math/rand/v2"
+	"runtime"
 	"runtime/pprof"
 )
 
@@ -17,5 +18,6 @@ func draws(ctx context.Context, xs []int) int {
 		n += rand.Intn(2)
 	})
 	pprof.SetGoroutineLabels(ctx)
+	n += runtime.GOMAXPROCS(0) + runtime.NumCPU()
 	return n
 }
