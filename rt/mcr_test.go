@@ -23,7 +23,9 @@ func (localSolver) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) { return mcr
 // only outcomes that dpor (which reaches exactly dfs's,
 // TestSystematicSoundness) reaches, since its schedules are real ones,
 // and every one of them whenever it claims to have covered every state:
-// all of them but readers-writers, whose RWMutex keeps its order.
+// all of them but readers-writers with two readers, whose read locks mcr
+// reorders without claiming every state (readers-writers(2,1) lost one
+// when it claimed them).
 func TestMCRTextbooks(t *testing.T) {
 	for _, p := range smallTextbooks() {
 		p := p
@@ -74,7 +76,7 @@ func TestMCRTable(t *testing.T) {
 	b.WriteString("| program | dpor executions | dpor outcomes | mcr executions | solver queries | reads asked for a new value | found / infeasible / unknown | solver time | mcr outcomes | mcr covered every state |\n| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |\n")
 	progs := append(smallTextbooks(), lastZero(4), lastZero(5), indexer(4, 2, 8), fileSystem(8, 32, 26), philosophers(4), peterson(3, false))
 	for _, p := range progs {
-		dp := runSystematic(t, strategy.NewDPOR(0), p, limit)
+		dp := runSystematic(t, strategy.NewOptimalDPOR(0), p, limit)
 		m := strategy.NewMCR(localSolver{}, 0)
 		r := runSystematic(t, m, p, limit)
 		if err := m.Err(); err != nil {

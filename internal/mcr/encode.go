@@ -93,10 +93,14 @@ func (x *encoder) assertLocks() {
 	}
 }
 
-// exclude asserts the mutual exclusion of regions a and b. A region with
-// no release cannot end first; a release that precedes the other acquire
-// in program order makes the constraint hold already.
+// exclude asserts the mutual exclusion of regions a and b, unless both
+// are shared. A region with no release cannot end first; a release that
+// precedes the other acquire in program order makes the constraint hold
+// already.
 func (x *encoder) exclude(a, b region) {
+	if a.shared && b.shared {
+		return
+	}
 	var first []z3.Bool
 	for _, p := range [2][2]region{{a, b}, {b, a}} {
 		u, next := p[0].rel, p[1].acq
@@ -221,13 +225,13 @@ func (x *encoder) solve(t wire.MCRTarget) (wire.MCRResult, error) {
 }
 
 // heldByOther is the condition of a blocked target at acquire e: some
-// critical section of e's lock in another thread has its acquire in the
-// prefix and its release (if any) not.
+// critical section of e's lock in another thread, exclusive if e is
+// shared, has its acquire in the prefix and its release (if any) not.
 func (x *encoder) heldByOther(e int32) z3.Bool {
 	ev := x.tr.events[e]
 	var held []z3.Bool
 	for _, r := range x.tr.regions[ev.Obj] {
-		if x.tr.events[r.acq].T == ev.T {
+		if x.tr.events[r.acq].T == ev.T || (r.shared && ev.Shared) {
 			continue
 		}
 		open := x.inPrefix(r.acq)

@@ -36,6 +36,14 @@ func (b *builder) unlock(t, obj int32) int32 {
 	return b.add(wire.MCREvent{T: t, K: wire.MCRRelease, Obj: obj})
 }
 
+func (b *builder) rlock(t, obj int32) int32 {
+	return b.add(wire.MCREvent{T: t, K: wire.MCRAcquire, Obj: obj, Shared: true})
+}
+
+func (b *builder) runlock(t, obj int32) int32 {
+	return b.add(wire.MCREvent{T: t, K: wire.MCRRelease, Obj: obj, Shared: true})
+}
+
 func (b *builder) init(loc int32, v uint64) {
 	b.tr.Init = append(b.tr.Init, wire.MCRInit{Loc: loc, V: v})
 }
@@ -118,8 +126,9 @@ func checkPrefix(tr *wire.MCRTrace, tg wire.MCRTarget, prefix []int32) error {
 	}
 	m := newMemory(tr)
 	done := make(map[int32]bool)
-	held := make(map[int32]bool)
-	holder := make(map[int32]int32) // the thread that last acquired a lock
+	held := make(map[int32]bool)             // a lock held exclusively
+	holder := make(map[int32]int32)          // the thread that holds it
+	readers := make(map[int32]map[int32]int) // lock -> thread -> read locks held
 	for _, e := range prefix {
 		if e < 0 || int(e) >= len(tr.Events) || done[e] {
 			return fmt.Errorf("event %d out of range or repeated", e)
@@ -133,20 +142,36 @@ func checkPrefix(tr *wire.MCRTrace, tg wire.MCRTarget, prefix []int32) error {
 				return fmt.Errorf("event %d runs before %d, which it must follow", e, a)
 			}
 		}
+		otherReaders := false
+		for t, n := range readers[ev.Obj] {
+			otherReaders = otherReaders || (t != ev.T && n > 0)
+		}
 		if tg.Blocked && e == tg.Event {
-			// Reached, not run: its lock must be held, by another thread.
-			if h, ok := holder[ev.Obj]; !held[ev.Obj] || !ok || h == ev.T {
+			// Reached, not run: its lock must be held, by another thread
+			// (a read lock blocks only an exclusive acquire).
+			byWriter := held[ev.Obj] && holder[ev.Obj] != ev.T
+			if !byWriter && (ev.Shared || !otherReaders) {
 				return fmt.Errorf("blocked target %d reached while lock %d is not held by another thread", e, ev.Obj)
 			}
 			return nil
 		}
-		switch ev.K {
-		case wire.MCRAcquire:
-			if held[ev.Obj] {
-				return fmt.Errorf("event %d acquires lock %d while it is held", e, ev.Obj)
+		switch {
+		case ev.K == wire.MCRAcquire && held[ev.Obj]:
+			return fmt.Errorf("event %d acquires lock %d while it is held", e, ev.Obj)
+		case ev.K == wire.MCRAcquire && ev.Shared:
+			if readers[ev.Obj] == nil {
+				readers[ev.Obj] = make(map[int32]int)
 			}
+			readers[ev.Obj][ev.T]++
+		case ev.K == wire.MCRAcquire && otherReaders:
+			return fmt.Errorf("event %d acquires lock %d while another thread reads it", e, ev.Obj)
+		case ev.K == wire.MCRAcquire:
 			held[ev.Obj], holder[ev.Obj] = true, ev.T
-		case wire.MCRRelease:
+		case ev.K == wire.MCRRelease && ev.Shared:
+			if readers[ev.Obj][ev.T] > 0 {
+				readers[ev.Obj][ev.T]--
+			}
+		case ev.K == wire.MCRRelease:
 			held[ev.Obj] = false // a release of a free lock is ignored
 		}
 		for j, a := range ev.Acc {

@@ -338,3 +338,69 @@ func TestBlockedAcquire(t *testing.T) {
 	c.unlock(0, m)
 	wantStatus(t, solveChecked(t, c.query(blocked(l2), blocked(l1))), unsat, unsat)
 }
+
+// Readers' critical sections overlap, a writer's excludes them: T0 writes
+// x = 1 then x = 2 under the read lock (a misuse the model allows, to
+// make the overlap visible), and T1 reads x under the read lock: it can
+// see 1, between T0's writes. Under the write lock it cannot, nor can a
+// writer T1 inside T0's read section.
+func TestSharedRegions(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		shared0, shared1 bool
+		see1             string
+	}{
+		{"reader and reader", true, true, sat},
+		{"reader and writer", true, false, unsat},
+		{"writer and reader", false, true, unsat},
+		{"writer and writer", false, false, unsat},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b builder
+			b.init(x, 0)
+			lock := func(th int32, shared bool) {
+				if shared {
+					b.rlock(th, m)
+				} else {
+					b.lock(th, m)
+				}
+			}
+			unlock := func(th int32, shared bool) {
+				if shared {
+					b.runlock(th, m)
+				} else {
+					b.unlock(th, m)
+				}
+			}
+			lock(0, tc.shared0)
+			b.write(0, x, 1)
+			b.write(0, x, 2)
+			unlock(0, tc.shared0)
+			lock(1, tc.shared1)
+			r := b.read(1, x, 2)
+			unlock(1, tc.shared1)
+			rs := solveChecked(t, b.query(target(r, 1), target(r, 2), target(r, 0)))
+			wantStatus(t, rs, tc.see1, sat, sat)
+		})
+	}
+}
+
+// A reader waits for a writer, not for another reader; a writer waits for
+// either.
+func TestBlockedSharedAcquire(t *testing.T) {
+	var b builder
+	b.rlock(0, m)
+	b.runlock(0, m)
+	r1 := b.rlock(1, m)
+	b.runlock(1, m)
+	rs := solveChecked(t, b.query(blocked(r1)))
+	wantStatus(t, rs, unsat)
+
+	var c builder
+	c.rlock(0, m)
+	c.runlock(0, m)
+	w1 := c.lock(1, m)
+	c.unlock(1, m)
+	rs = solveChecked(t, c.query(blocked(w1)))
+	wantStatus(t, rs, sat)
+}

@@ -27,8 +27,22 @@ type trace struct {
 }
 
 // region is a critical section: an acquire and its release (-1 when the
-// lock is held to the end of the trace).
-type region struct{ acq, rel int32 }
+// lock is held to the end of the trace), shared for a read lock.
+type region struct {
+	acq, rel int32
+	shared   bool
+}
+
+// holding names who holds a lock: a thread for a shared (read) lock, -1
+// for the exclusive one.
+type holding struct{ obj, t int32 }
+
+func holdingOf(ev *wire.MCREvent) holding {
+	if ev.Shared {
+		return holding{ev.Obj, ev.T}
+	}
+	return holding{ev.Obj, -1}
+}
 
 // write is a write access of event e: the bits it writes and the value of
 // the location after it.
@@ -60,8 +74,8 @@ func analyze(q *wire.MCRQuery) (*trace, error) {
 		writes:  make(map[int32][]write),
 		init:    make(map[int32]uint64),
 	}
-	last := make(map[int32]int32) // thread -> its latest event so far
-	open := make(map[int32]int)   // lock -> index of its open region
+	last := make(map[int32]int32)   // thread -> its latest event so far
+	open := make(map[holding][]int) // holder -> indexes of its open regions
 	for i := range tr.Events {
 		if err := x.add(int32(i), tr.Threads, last, open); err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
@@ -83,7 +97,7 @@ func analyze(q *wire.MCRQuery) (*trace, error) {
 
 // add validates and indexes event i, given each thread's latest event
 // before it and the open region of each lock.
-func (x *trace) add(i int32, threads int, last map[int32]int32, open map[int32]int) error {
+func (x *trace) add(i int32, threads int, last map[int32]int32, open map[holding][]int) error {
 	ev := &x.events[i]
 	if ev.T < 0 || int(ev.T) >= threads {
 		return fmt.Errorf("thread %d out of range [0, %d)", ev.T, threads)
@@ -135,28 +149,31 @@ func (x *trace) addAccesses(i int32) error {
 	return nil
 }
 
-// acquire opens a region of the lock of event i.
-func (x *trace) acquire(i int32, open map[int32]int) error {
-	obj := x.events[i].Obj
+// acquire opens a region of the lock of event i. A thread may hold a
+// read lock more than once.
+func (x *trace) acquire(i int32, open map[holding][]int) error {
+	ev := &x.events[i]
+	obj := ev.Obj
 	rs, seen := x.regions[obj]
-	if k, held := open[obj]; held {
-		return fmt.Errorf("acquire of lock %d, held since event %d", obj, rs[k].acq)
+	if ks := open[holding{obj, -1}]; len(ks) > 0 {
+		return fmt.Errorf("acquire of lock %d, held since event %d", obj, rs[ks[0]].acq)
 	}
 	if !seen {
 		x.locks = append(x.locks, obj)
 	}
-	open[obj] = len(rs)
-	x.regions[obj] = append(rs, region{acq: i, rel: -1})
+	h := holdingOf(ev)
+	open[h] = append(open[h], len(rs))
+	x.regions[obj] = append(rs, region{acq: i, rel: -1, shared: ev.Shared})
 	return nil
 }
 
-// release closes the open region of the lock of event i; a release with
-// no open region is ignored.
-func (x *trace) release(i int32, open map[int32]int) {
-	obj := x.events[i].Obj
-	if k, held := open[obj]; held {
-		x.regions[obj][k].rel = i
-		delete(open, obj)
+// release closes the open region of the lock of event i (for a read lock,
+// the thread's latest); a release with no open region is ignored.
+func (x *trace) release(i int32, open map[holding][]int) {
+	h := holdingOf(&x.events[i])
+	if ks := open[h]; len(ks) > 0 {
+		x.regions[h.obj][ks[len(ks)-1]].rel = i
+		open[h] = ks[:len(ks)-1]
 	}
 }
 

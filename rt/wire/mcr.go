@@ -63,6 +63,11 @@ type MCREvent struct {
 	K MCRKind `json:"k,omitempty"`
 	// Obj is the lock of an acquire or release.
 	Obj int32 `json:"o,omitempty"`
+	// Shared marks the acquire or release of a read lock (an RWMutex's
+	// RLock and RUnlock): shared critical sections of one lock may
+	// overlap; a shared and an exclusive one, or two exclusive ones, may
+	// not.
+	Shared bool `json:"s,omitempty"`
 	// After lists events (indices in MCRTrace.Events, all earlier) that
 	// must happen before this one besides its thread's earlier events: the
 	// go statement that started the thread, the operation that woke it,

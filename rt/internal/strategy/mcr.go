@@ -612,20 +612,25 @@ func (m *MCR) needed(e int32, prefix []int32) []int32 {
 }
 
 // holder returns the acquire, in the prefix, of another thread's critical
-// section of e's lock that is open at e, or -1.
+// section of e's lock that is open at e (exclusive, when e is a read
+// lock's acquire), or -1.
 func (m *MCR) holder(e int32, prefix []int32, pos map[int32]int) int32 {
 	ev := m.tr.Events[e]
-	open := int32(-1)
+	open := map[int32]int32{} // thread -> its open acquire of the lock
 	for _, x := range prefix[:pos[e]] {
 		switch r := m.tr.Events[x]; {
-		case r.Obj != ev.Obj:
-		case r.K == wire.MCRAcquire && r.T != ev.T:
-			open = x
+		case r.Obj != ev.Obj || r.T == ev.T || (r.Shared && ev.Shared):
+		case r.K == wire.MCRAcquire:
+			open[r.T] = x
 		case r.K == wire.MCRRelease:
-			open = -1
+			delete(open, r.T)
 		}
 	}
-	return open
+	h := int32(-1)
+	for _, x := range open {
+		h = max(h, x)
+	}
+	return h
 }
 
 // writes reports whether event w writes bytes of mask at loc.
