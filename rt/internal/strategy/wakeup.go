@@ -13,11 +13,12 @@ import "interleave.dev/rt/internal/event"
 // unexplored options carry their subtree (dnode.sub), explored in the
 // order they were inserted (dnode.order).
 //
-// A step of a sequence is one event: transitions are merged events, and
-// another execution may cut them elsewhere (a Lock that blocks after its
-// goroutine's start splits what was one transition), so a sequence of
-// transitions would not name the same events twice; the events of a
-// goroutine do, one by one. Races are still found between transitions,
+// A step of a sequence is one operation (glued says which events are
+// part of one): transitions are merged events, and another execution may
+// cut them elsewhere (a Lock that waits after its goroutine's start splits
+// what was one transition), so a sequence of transitions would not name
+// the same events twice; the operations of a goroutine do, one by one.
+// Races are still found between transitions,
 // as source sets find them: v holds the events of the transitions after
 // j that do not happen after it, and a transition that happens before
 // another orders all its events before the other's (conservative: fewer
