@@ -3,7 +3,10 @@
 // the epoch of its last write and, while its reads are totally ordered, the
 // epoch of its last read, falling back to a read vector clock only when
 // concurrent reads appear. Synchronization objects carry vector clocks
-// that goroutines acquire and release.
+// that goroutines acquire and release. Goroutines and synchronization
+// objects keep their vector clocks as tree clocks (TreeClock), so that a
+// synchronization costs about the entries it changes rather than the
+// number of goroutines.
 //
 // Memory is shadowed per 8-byte word, as in Go's race detector: each
 // access names a word and the bytes of it that it touches (a mask), and
@@ -17,34 +20,15 @@
 // running goroutine: it does no locking of its own.
 package race
 
-// VC is a vector clock indexed by goroutine id.
-type VC []uint32
+// vc is a vector clock indexed by goroutine id: the read clocks of a
+// location whose reads are concurrent.
+type vc []uint32
 
-func (v VC) get(g int32) uint32 {
-	if int(g) < len(v) {
-		return v[g]
-	}
-	return 0
-}
-
-func grow(v VC, n int) VC {
+func grow(v vc, n int) vc {
 	for len(v) < n {
 		v = append(v, 0)
 	}
 	return v
-}
-
-// join sets *dst to the pointwise maximum of *dst and src.
-func join(dst *VC, src VC) {
-	if len(*dst) < len(src) {
-		*dst = grow(*dst, len(src))
-	}
-	d := *dst
-	for i, c := range src {
-		if c > d[i] {
-			d[i] = c
-		}
-	}
 }
 
 // Access is one side of a race: who accessed, where, and how.
@@ -78,7 +62,7 @@ type varState struct {
 	r       uint32 // clock of the last read in exclusive mode
 	rg      int32
 	rsite   uint32
-	rvc     VC // read clocks, in shared mode
+	rvc     vc // read clocks, in shared mode
 	rsites  []uint32
 	rat     []bool // which reads of rvc were atomic
 }
@@ -102,9 +86,9 @@ func (v *varState) copyFrom(src *varState) {
 
 // Detector holds the clocks of one iteration.
 type Detector struct {
-	clocks []VC
-	syncs  []VC       // indexed by object id
-	vars   []varState // indexed by object id
+	clocks []TreeClock // indexed by goroutine id
+	syncs  []TreeClock // indexed by object id
+	vars   []varState  // indexed by object id
 	splits [][8]varState
 }
 
@@ -113,12 +97,11 @@ func New() *Detector { return &Detector{} }
 
 // Reset forgets everything, keeping storage for the next iteration.
 func (d *Detector) Reset() {
-	for i := range d.clocks {
-		d.clocks[i] = d.clocks[i][:0]
+	for i := 1; i < len(d.clocks); i++ {
+		d.clocks[i].Init(int32(i))
 	}
-	d.clocks = d.clocks[:0]
 	for i := range d.syncs {
-		d.syncs[i] = d.syncs[i][:0]
+		d.syncs[i].Reset()
 	}
 	for i := range d.vars {
 		d.vars[i].reset()
@@ -131,67 +114,80 @@ func (d *Detector) Reset() {
 	d.splits = d.splits[:0]
 }
 
-func (d *Detector) clock(g int32) *VC {
-	for int(g) >= len(d.clocks) {
-		if len(d.clocks) < cap(d.clocks) {
-			d.clocks = d.clocks[:len(d.clocks)+1]
-		} else {
-			d.clocks = append(d.clocks, nil)
-		}
+// clock returns the clock of goroutine g.
+func (d *Detector) clock(g int32) *TreeClock {
+	if int(g) < len(d.clocks) {
+		return &d.clocks[g]
 	}
-	c := &d.clocks[g]
-	if len(*c) <= int(g) {
-		*c = grow(*c, int(g)+1)
+	return d.startClocks(g)
+}
+
+// startClocks makes room for the clocks of goroutines up to g and returns
+// g's.
+func (d *Detector) startClocks(g int32) *TreeClock {
+	n := len(d.clocks)
+	d.clocks = extend(d.clocks, int(g)+1)
+	for i := max(n, 1); i <= int(g); i++ {
+		d.clocks[i].Init(int32(i))
 	}
-	return c
+	return &d.clocks[g]
+}
+
+// extend lengthens s to n. The detector never shortens its slices of
+// clocks: the elements past their length are zero.
+func extend(s []TreeClock, n int) []TreeClock {
+	if n <= cap(s) {
+		return s[:n]
+	}
+	return append(s[:cap(s)], make([]TreeClock, n-cap(s))...)
 }
 
 // Spawn starts goroutine child from parent (0: the test's main goroutine,
 // which has no parent): everything parent did happens before child starts.
+// Goroutine ids start at 1, and every goroutine starts with a Spawn,
+// which makes its own entry at least 1 before it learns anything.
 func (d *Detector) Spawn(parent, child int32) {
+	if parent > child {
+		d.clock(parent) // grow d.clocks first: c must not move
+	}
 	c := d.clock(child)
+	c.Increment() // first: what child learns is attached at its new entry
 	if parent > 0 {
 		p := d.clock(parent)
-		join(c, *p)
-		(*p)[parent]++
+		c.Join(p)
+		p.Increment()
 	}
-	(*c)[child]++
 }
 
-func (d *Detector) sync(obj int32) *VC {
-	for int(obj) >= len(d.syncs) {
-		if len(d.syncs) < cap(d.syncs) {
-			d.syncs = d.syncs[:len(d.syncs)+1]
-		} else {
-			d.syncs = append(d.syncs, nil)
-		}
+func (d *Detector) sync(obj int32) *TreeClock {
+	if int(obj) >= len(d.syncs) {
+		d.syncs = extend(d.syncs, int(obj)+1)
 	}
 	return &d.syncs[obj]
 }
 
 // Acquire makes everything released into obj happen before g's next step.
 func (d *Detector) Acquire(g, obj int32) {
-	join(d.clock(g), *d.sync(obj))
+	d.clock(g).Join(d.sync(obj))
 }
 
 // Release makes g's past happen before every later Acquire of obj.
 func (d *Detector) Release(g, obj int32) {
-	c := d.clock(g)
-	join(d.sync(obj), *c)
-	(*c)[g]++
+	d.ReleaseClock(g, d.sync(obj))
 }
 
-// AcquireVC makes everything released into v happen before g's next step.
-// v is a clock owned by the caller (a channel's buffer position, ...).
-func (d *Detector) AcquireVC(g int32, v *VC) {
-	join(d.clock(g), *v)
+// AcquireClock makes everything released into v happen before g's next
+// step. v is a clock owned by the caller (a channel's buffer position,
+// ...), the zero TreeClock at first.
+func (d *Detector) AcquireClock(g int32, v *TreeClock) {
+	d.clock(g).Join(v)
 }
 
-// ReleaseVC makes g's past happen before every later AcquireVC of v.
-func (d *Detector) ReleaseVC(g int32, v *VC) {
+// ReleaseClock makes g's past happen before every later AcquireClock of v.
+func (d *Detector) ReleaseClock(g int32, v *TreeClock) {
 	c := d.clock(g)
-	join(v, *c)
-	(*c)[g]++
+	v.MonotoneCopy(c)
+	c.Increment()
 }
 
 // AcquireRelease is an atomic read-modify-write: both at once.
@@ -227,12 +223,12 @@ func (d *Detector) Write(g int32, obj int32, site uint32) *Race {
 // 8-byte word obj, a write or a read, atomic or plain, and returns the
 // race it completes, if any.
 func (d *Detector) Access(g int32, obj int32, mask uint8, write, atomic bool, site uint32) *Race {
-	c := *d.clock(g)
+	c := d.clock(g)
 	v := d.state(obj)
 	if v.split == 0 {
 		if v.mask == mask {
 			// FastTrack's fast path: nothing new in this epoch.
-			now := c[g]
+			now := c.clk[g]
 			if write {
 				if v.wg == g && v.w == now && (atomic || !v.watomic) {
 					return nil
@@ -280,8 +276,8 @@ func (d *Detector) splitWord(v *varState) {
 
 // check is FastTrack on one location, with atomic accesses that do not
 // race with each other.
-func check(v *varState, obj int32, c VC, g int32, write, atomic bool, site uint32) *Race {
-	now := c[g]
+func check(v *varState, obj int32, c *TreeClock, g int32, write, atomic bool, site uint32) *Race {
+	now := c.clk[g]
 	if write {
 		if v.wg == g && v.w == now && (atomic || !v.watomic) {
 			return nil // same epoch, nothing new
@@ -290,7 +286,7 @@ func check(v *varState, obj int32, c VC, g int32, write, atomic bool, site uint3
 		return nil
 	}
 	cur := Access{G: g, Site: site, Write: write, Atomic: atomic}
-	if v.w != 0 && v.wg != g && v.w > c.get(v.wg) && !(atomic && v.watomic) {
+	if v.w != 0 && v.wg != g && v.w > c.Get(v.wg) && !(atomic && v.watomic) {
 		return &Race{Var: obj, Prev: Access{G: v.wg, Site: v.wsite, Write: true, Atomic: v.watomic}, Cur: cur}
 	}
 	if !write {
@@ -301,7 +297,7 @@ func check(v *varState, obj int32, c VC, g int32, write, atomic bool, site uint3
 	keep := false
 	if v.shared {
 		for t, rc := range v.rvc {
-			if int32(t) != g && rc > c.get(int32(t)) {
+			if int32(t) != g && rc > c.Get(int32(t)) {
 				if !(atomic && v.rat[t]) {
 					return &Race{Var: obj, Prev: Access{G: int32(t), Site: v.rsites[t], Atomic: v.rat[t]}, Cur: cur}
 				}
@@ -313,7 +309,7 @@ func check(v *varState, obj int32, c VC, g int32, write, atomic bool, site uint3
 			v.rvc, v.rsites, v.rat = v.rvc[:0], v.rsites[:0], v.rat[:0]
 			v.r, v.rg = 0, 0
 		}
-	} else if v.r != 0 && v.rg != g && v.r > c.get(v.rg) {
+	} else if v.r != 0 && v.rg != g && v.r > c.Get(v.rg) {
 		if !(atomic && v.ratomic) {
 			return &Race{Var: obj, Prev: Access{G: v.rg, Site: v.rsite, Atomic: v.ratomic}, Cur: cur}
 		}
@@ -325,7 +321,7 @@ func check(v *varState, obj int32, c VC, g int32, write, atomic bool, site uint3
 }
 
 // read records a read that races with no write.
-func (v *varState) read(c VC, g int32, now uint32, atomic bool, site uint32) *Race {
+func (v *varState) read(c *TreeClock, g int32, now uint32, atomic bool, site uint32) *Race {
 	if v.shared {
 		n := int(g) + 1
 		v.rvc = grow(v.rvc, n)
@@ -339,7 +335,7 @@ func (v *varState) read(c VC, g int32, now uint32, atomic bool, site uint32) *Ra
 		v.rvc[g], v.rsites[g], v.rat[g] = now, site, atomic
 		return nil
 	}
-	if v.r == 0 || v.rg == g || v.r <= c.get(v.rg) {
+	if v.r == 0 || v.rg == g || v.r <= c.Get(v.rg) {
 		v.r, v.rg, v.rsite, v.ratomic = now, g, site, atomic
 		return nil
 	}

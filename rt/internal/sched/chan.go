@@ -27,9 +27,9 @@ type chanState struct {
 	// value; the k-th receive before the (k+C)-th send completes) and the
 	// clock of the close.
 	sent, recvd int
-	elemVC      []race.VC
-	spaceVC     []race.VC
-	closeVC     race.VC
+	elemClock   []race.TreeClock
+	spaceClock  []race.TreeClock
+	closeClock  race.TreeClock
 }
 
 // hbRing bounds the positions a channel keeps clocks for. A channel of
@@ -41,8 +41,8 @@ const hbRing = 64
 func (it *Iteration) bufSend(g *G, c *chanState) {
 	if it.race != nil && g != nil {
 		k := c.position(c.sent)
-		it.race.AcquireVC(g.ID, &c.spaceVC[k])
-		it.race.ReleaseVC(g.ID, &c.elemVC[k])
+		it.race.AcquireClock(g.ID, &c.spaceClock[k])
+		it.race.ReleaseClock(g.ID, &c.elemClock[k])
 	}
 	c.sent++
 }
@@ -51,8 +51,8 @@ func (it *Iteration) bufSend(g *G, c *chanState) {
 func (it *Iteration) bufRecv(g *G, c *chanState) {
 	if it.race != nil && g != nil {
 		k := c.position(c.recvd)
-		it.race.AcquireVC(g.ID, &c.elemVC[k])
-		it.race.ReleaseVC(g.ID, &c.spaceVC[k])
+		it.race.AcquireClock(g.ID, &c.elemClock[k])
+		it.race.ReleaseClock(g.ID, &c.spaceClock[k])
 	}
 	c.recvd++
 }
@@ -62,8 +62,8 @@ func (c *chanState) position(n int) int {
 	if r > hbRing {
 		r = hbRing
 	}
-	if c.elemVC == nil {
-		c.elemVC, c.spaceVC = make([]race.VC, r), make([]race.VC, r)
+	if c.elemClock == nil {
+		c.elemClock, c.spaceClock = make([]race.TreeClock, r), make([]race.TreeClock, r)
 	}
 	return n % r
 }
@@ -265,7 +265,7 @@ func (it *Iteration) tryRecv(g *G, o *object) (slot int32, ok, done bool) {
 	}
 	if c.closed {
 		if it.race != nil {
-			it.race.AcquireVC(g.ID, &c.closeVC)
+			it.race.AcquireClock(g.ID, &c.closeClock)
 		}
 		return -1, false, true
 	}
@@ -321,11 +321,11 @@ func (it *Iteration) closeChan(g *G, o *object) {
 	c := o.ch
 	c.closed = true
 	if g != nil && it.race != nil {
-		it.race.ReleaseVC(g.ID, &c.closeVC)
+		it.race.ReleaseClock(g.ID, &c.closeClock)
 	}
 	for r := c.recvq.dequeue(); r != nil; r = c.recvq.dequeue() {
 		if it.race != nil {
-			it.race.AcquireVC(r.g.ID, &c.closeVC)
+			it.race.AcquireClock(r.g.ID, &c.closeClock)
 		}
 		it.deliver(r, -1, false)
 	}
