@@ -39,6 +39,12 @@ func joinVC(dst, src []uint32) {
 }
 
 // start starts goroutine t, from parent p unless p is 0.
+// increment advances goroutine t's own entry in both clocks.
+func (m *tcModel) increment(t int) {
+	m.tc[t].Increment()
+	m.vc[t][t]++
+}
+
 func (m *tcModel) start(p, t int) {
 	m.started[t] = true
 	m.tc[t].Init(int32(t))
@@ -72,14 +78,12 @@ func (m *tcModel) step(r *rand.Rand) string {
 	case k < 11:
 		m.sc[s].MonotoneCopy(&m.tc[t])
 		joinVC(m.svc[s], m.vc[t])
-		m.tc[t].Increment()
-		m.vc[t][t]++
+		m.increment(t)
 		return fmt.Sprintf("%d releases into %d (monotone copy)", t, s)
 	case k < 13:
 		m.sc[s].Join(&m.tc[t])
 		joinVC(m.svc[s], m.vc[t])
-		m.tc[t].Increment()
-		m.vc[t][t]++
+		m.increment(t)
 		return fmt.Sprintf("%d releases into %d (join)", t, s)
 	case k < 14:
 		u := 1 + r.IntN(m.n)
@@ -89,12 +93,10 @@ func (m *tcModel) step(r *rand.Rand) string {
 		// u learns t's clock directly, as a spawned goroutine does.
 		m.tc[u].Join(&m.tc[t])
 		joinVC(m.vc[u], m.vc[t])
-		m.tc[t].Increment()
-		m.vc[t][t]++
+		m.increment(t)
 		return fmt.Sprintf("%d joins %d's clock", u, t)
 	case k < 15:
-		m.tc[t].Increment()
-		m.vc[t][t]++
+		m.increment(t)
 		return fmt.Sprintf("%d increments", t)
 	default:
 		m.sc[s].Reset()

@@ -410,7 +410,8 @@ func (s *DPOR) Pending(e event.Event) {
 		return
 	}
 	if s.optimal {
-		for _, r := range append([]int32(nil), s.h.races(e, true)...) {
+		// race does not call races, whose slice is reused.
+		for _, r := range s.h.races(e, true) {
 			s.race(r, e)
 		}
 		return

@@ -136,11 +136,7 @@ func (s *PCB) choose(p *Point, d int) int {
 // on, every option is free.
 func current(p *Point) int {
 	if p.Kind == Thread && p.Current != 0 {
-		for i, o := range p.Options {
-			if o.G == p.Current {
-				return i
-			}
-		}
+		return option(p, p.Current)
 	}
 	return -1
 }
