@@ -203,8 +203,10 @@ func (r *rewriter) instrumentCond(cond ast.Expr) {
 	if len(c.accs) == 0 {
 		return
 	}
-	r.edits.insert(r.off(cond.Pos()), "func() bool { "+r.accessCalls(c.accs)+"return true }() && (")
-	r.edits.insert(r.off(cond.End()), ")")
+	// A wrap, not two insertions: a wrap of an enclosing range (the
+	// condition of a fuzz body's branch, see branches.go) that ends where
+	// cond ends must enclose the closing parenthesis too.
+	r.edits.wrap(r.off(cond.Pos()), r.off(cond.End()), "func() bool { "+r.accessCalls(c.accs)+"return true }() && (", ")")
 }
 
 // instrumentPost reports the accesses of a for loop's post statement
@@ -428,6 +430,8 @@ type collector struct {
 
 	calls  int // calls and receives the collected expressions evaluate
 	inCall int // > 0 while collecting what is evaluated before a call or receive
+
+	dry bool // only collect: no warnings, no wrappers (accesses needing one are dropped)
 }
 
 // A wrapper reports accesses whose address depends on a value b that
@@ -737,6 +741,9 @@ func (c *collector) reads(es []ast.Expr) {
 // add records an access of location e (of the map e when isMap).
 func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
 	if !c.hoistable(e) {
+		if c.dry {
+			return
+		}
 		if why := c.wrap(kind, e, isMap); why != "" {
 			c.r.warnf(e.Pos(), "access to %s not instrumented: %s", types.ExprString(e), why)
 		}
@@ -744,6 +751,9 @@ func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
 	}
 	addr, why := c.addr(e, isMap)
 	if why != "" {
+		if c.dry {
+			return
+		}
 		c.r.warnf(e.Pos(), "access to %s not instrumented: %s", types.ExprString(e), why)
 		return
 	}
