@@ -107,6 +107,27 @@
 //     depends on a value the statement computes (s[f()], m[key()].f,
 //     get().x) is reported where that value is computed:
 //     s[func(v int) int { rt.Write(&s[v], site); return v }(f())] = x
+//   - Fuzz bodies, for strategy mpc (see branches.go): in a body wrapped
+//     by rt.FuzzBody and the function literals inside it, the condition c
+//     of an if or for statement becomes rt.Branch(c, site, sym, leaves...)
+//     when c has type bool, mentions an input or a read of shared memory,
+//     and is built only of integer and boolean constants; inputs (integer
+//     and boolean parameters the body never assigns nor takes the address
+//     of); locations of integer or boolean type whose reads are reported
+//     right before c is evaluated, with addresses free of side effects
+//     (the address is a leaf); and local variables (the value is a leaf);
+//     combined by + - * unary - ! comparisons && || and integer
+//     conversions. sym is c as a term (see rt.Branch). Calls, / %,
+//     shifts, bitwise operators, strings, floats, maps, variable indexes,
+//     a location read twice with a report in between, and, in a right
+//     operand of && or ||, a location whose address may panic (p.f, s[0])
+//     or whose read is not reported leave c as it is. A statement of such
+//     a body x = e, x op= e (op + - *), x++ or x-- that writes shared x of
+//     integer or boolean type is followed by rt.SymWrite(&x, site, sym,
+//     leaves...) when e is symbolic that way (for x op= e, e may be a
+//     constant: the read of x is a leaf). Nothing else is symbolic:
+//     switch cases, for post statements, init statements, code outside
+//     fuzz bodies.
 //
 // An else-if with an init statement becomes else { accesses; if ... },
 // which reports the accesses of its init.

@@ -116,10 +116,11 @@ type rewriter struct {
 	warnings []Warning
 	ntmp     int
 
-	imports *importSet
-	recv2   map[*ast.UnaryExpr]bool // receives in comma-ok form
-	shared  map[types.Object]bool   // local variables that may be shared
-	parents map[ast.Node]ast.Node
+	imports  *importSet
+	recv2    map[*ast.UnaryExpr]bool // receives in comma-ok form
+	shared   map[types.Object]bool   // local variables that may be shared
+	parents  map[ast.Node]ast.Node
+	fuzzLits []*ast.FuncLit // fuzz bodies wrapped in rt.FuzzBody
 }
 
 func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Package, info *types.Info, filename string, opts Options) ([]byte, bool, []Warning, error) {
@@ -145,6 +146,7 @@ func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Packag
 	r.walk(f)
 	r.testFuncs()
 	r.memory()
+	r.branches()
 	r.breakpoints()
 
 	if len(r.edits.edits) == 0 {

@@ -131,6 +131,7 @@ func (r *rewriter) wrapFuzzBody(lit *ast.FuncLit) bool {
 	}
 	r.edits.insert(r.off(lit.Body.Lbrace)+1, " "+r.rt("FuzzBody")+"("+names[0]+", func("+inner+" "+typ+") {")
 	r.edits.insert(r.off(lit.Body.Rbrace), "}"+ptrs+")")
+	r.fuzzLits = append(r.fuzzLits, lit)
 	return true
 }
 

@@ -58,7 +58,7 @@ func check(tb testing.TB) {
 func FuzzParse(f *testing.F) {
 	f.Add(1, "a")
 	f.Fuzz(func(t *testing.T, n int, s string) { __rt.FuzzBody(t, func(t *testing.T) {
-		if n < 0 {
+		if __rt.Branch(n < 0, __rtSites_633c6020+4, "(< i0 0)") {
 			__rt.TError(t, s)
 		}
 	}, &n, &s)})
@@ -71,4 +71,4 @@ func FuzzUnnamed(f *testing.F) {
 	__rt.FFuzz(f, body)
 }
 
-var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", 40, 10, 41, 2, 41, 19, 42, 2)
+var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", 40, 10, 41, 2, 41, 19, 42, 2, 60, 6)

@@ -1,0 +1,503 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/build"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// Branches of fuzz bodies (strategy mpc, see rt.Branch).
+//
+// In a fuzz body wrapped by wrapFuzzBody, and in the function literals
+// inside it, the condition c of an if statement and of a for statement
+// becomes
+//
+//	rt.Branch(c, site, "(< i0 m0:i64)", &x)
+//
+// when c is bool, is made only of integer and boolean constants, inputs,
+// shared memory reads and local variables combined by + - * unary - !
+// comparisons && || and integer conversions, and mentions an input or a
+// read of shared memory. Anything else (calls, division, shifts, bitwise
+// operators, strings, floats, maps, variable indexes...) leaves the
+// condition as it is.
+//
+// An input is a parameter of the fuzz body, after the *testing.T, of
+// integer or boolean type, that the body never assigns nor takes the
+// address of: "i" K, K its index after the *testing.T. A memory read is a
+// location of integer or boolean type whose read the memory
+// instrumentation reports (rt.Read) every time c is evaluated, right
+// before: "m" J ":" TY, with the location's address as leaves[J]. The
+// address is evaluated again in Branch's arguments, after c: it must have
+// no side effects (variables, field selections, indirections, constant
+// indexes), and in a right operand of && or ||, which c may not have
+// evaluated, it must not be able to panic either (no indirection of a
+// pointer that may be nil, no slice index). Any other local variable of
+// the body of integer or boolean type is a concrete value: "v" J. A read
+// of shared memory that is not a leaf (not reported, or read twice in c
+// with a scheduling point between the reads) makes c not symbolic.
+//
+// A statement of a statement list in a fuzz body that writes shared memory
+// x of integer or boolean type, x = e, x op= e (op + - *), x++ and x--,
+// is followed on its line by rt.SymWrite(&x, site, sym, leaves...), sym
+// the term of the value written, when e is symbolic as above.
+
+// branches instruments the branches and writes of every fuzz body.
+func (r *rewriter) branches() {
+	for _, lit := range r.fuzzLits {
+		fz := &fuzzBody{r: r, lit: lit, inputs: r.fuzzInputs(lit)}
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			var list []ast.Stmt
+			switch n := n.(type) {
+			case *ast.IfStmt:
+				fz.branch(n.Cond)
+			case *ast.ForStmt:
+				if n.Cond != nil {
+					fz.branch(n.Cond)
+				}
+			case *ast.BlockStmt:
+				list = n.List
+			case *ast.CaseClause:
+				list = n.Body
+			case *ast.CommClause:
+				list = n.Body
+			}
+			for _, s := range list {
+				for {
+					l, ok := s.(*ast.LabeledStmt)
+					if !ok {
+						break
+					}
+					s = l.Stmt
+				}
+				fz.symWrite(s)
+			}
+			return true
+		})
+	}
+}
+
+// fuzzBody is a fuzz body function literal.
+type fuzzBody struct {
+	r      *rewriter
+	lit    *ast.FuncLit
+	inputs map[*types.Var]int // input parameter -> K
+}
+
+// fuzzInputs returns the parameters of fuzz body lit that are inputs of
+// integer or boolean type the body never changes, with their index after
+// the *testing.T.
+func (r *rewriter) fuzzInputs(lit *ast.FuncLit) map[*types.Var]int {
+	inputs := make(map[*types.Var]int)
+	k := 0
+	for _, p := range lit.Type.Params.List {
+		if len(p.Names) == 0 {
+			k++
+			continue
+		}
+		for _, n := range p.Names {
+			if v, ok := r.info.Defs[n].(*types.Var); ok && k > 0 && n.Name != "_" && intOrBool(v.Type()) != nil {
+				inputs[v] = k - 1
+			}
+			k++
+		}
+	}
+	changed := func(e ast.Expr) {
+		if id, ok := unparen(e).(*ast.Ident); ok {
+			if v, ok := r.info.Uses[id].(*types.Var); ok {
+				delete(inputs, v)
+			}
+		}
+	}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				changed(l) // a := redeclaring l uses it
+			}
+		case *ast.IncDecStmt:
+			changed(n.X)
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				changed(n.Key)
+				changed(n.Value)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				changed(n.X)
+			}
+		case *ast.SelectorExpr:
+			if sel := r.info.Selections[n]; sel != nil && sel.Kind() == types.MethodVal && takesAddress(r, sel, n.X) {
+				changed(n.X)
+			}
+		}
+		return true
+	})
+	return inputs
+}
+
+// branch rewrites the condition cond of an if or for statement into
+// rt.Branch(cond, site, sym, leaves...) when it is symbolic.
+func (fz *fuzzBody) branch(cond ast.Expr) {
+	r := fz.r
+	if !r.isBool(cond) {
+		return
+	}
+	t := fz.newTerm()
+	// The reads the memory instrumentation reports for cond: those of
+	// cond itself, before the statement or by a function literal in front
+	// of it (instrumentStmt, instrumentCond), and those of the right
+	// operands of && and || on the top-level chain, in front of each
+	// (instrumentShortCircuit). Each group is reported at once.
+	t.reported(cond)
+	var chain func(e ast.Expr)
+	chain = func(e ast.Expr) {
+		b, ok := unparen(e).(*ast.BinaryExpr)
+		if !ok || b.Op != token.LAND && b.Op != token.LOR {
+			return
+		}
+		chain(b.X)
+		if r.isBool(b.Y) {
+			t.reported(b.Y)
+		}
+		chain(b.Y)
+	}
+	chain(cond)
+	sym, ok := t.term(cond, false)
+	if !ok || !t.symbolic {
+		return
+	}
+	r.edits.wrap(r.off(cond.Pos()), r.off(cond.End()),
+		r.rt("Branch")+"(", ", "+r.site(cond.Pos())+", "+quote(sym)+t.leafList()+")")
+}
+
+// symWrite follows a statement writing shared memory with a symbolic
+// value by rt.SymWrite.
+func (fz *fuzzBody) symWrite(s ast.Stmt) {
+	r := fz.r
+	var x, e ast.Expr
+	op := ""
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		if len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+			return
+		}
+		x, e = s.Lhs[0], s.Rhs[0]
+		switch s.Tok {
+		case token.ASSIGN:
+		case token.ADD_ASSIGN, token.SUB_ASSIGN, token.MUL_ASSIGN:
+			op = strings.TrimSuffix(s.Tok.String(), "=")
+		default:
+			return
+		}
+	case *ast.IncDecStmt:
+		x = s.X
+		op = "+"
+		if s.Tok == token.DEC {
+			op = "-"
+		}
+	default:
+		return
+	}
+	x = unparen(x)
+	if intOrBool(r.typeOf(x)) == nil {
+		return
+	}
+	c := &collector{r: r, start: s.Pos(), seen: make(map[string]int), dry: true}
+	c.stmt(s)
+	if c.calls > 0 {
+		return // reported late; calls are not symbolic anyway
+	}
+	addr, why := c.addr(x, false)
+	if why != "" || !fz.addrOK(x, true) {
+		return
+	}
+	written := false
+	for _, a := range c.accs {
+		if a.addr == addr && !a.isMap && a.kind != readAccess {
+			written = true
+		}
+	}
+	if !written {
+		return
+	}
+	t := fz.newTerm()
+	t.group(c.accs)
+	var sym string
+	if op == "" {
+		var ok bool
+		if sym, ok = t.term(e, false); !ok || !t.symbolic {
+			return
+		}
+	} else {
+		old, ok := t.leaf(x, false)
+		if !ok || !strings.HasPrefix(old, "m") {
+			return
+		}
+		y := "1"
+		if e != nil {
+			if y, ok = t.term(e, false); !ok {
+				return
+			}
+		}
+		sym = "(" + op + " " + old + " " + y + ")"
+	}
+	r.edits.insert(r.off(s.End()), "; "+r.rt("SymWrite")+"("+addr+", "+r.site(s.Pos())+", "+quote(sym)+t.leafList()+")")
+}
+
+// A symTerm builds the term of one condition or written value.
+type symTerm struct {
+	fz       *fuzzBody
+	reads    map[string]int // address of a reported read -> number of groups reporting it
+	leaves   []string
+	slots    map[string]int // leaf expression -> J
+	symbolic bool           // the term has an input or a memory read
+}
+
+func (fz *fuzzBody) newTerm() *symTerm {
+	return &symTerm{fz: fz, reads: make(map[string]int), slots: make(map[string]int)}
+}
+
+// reported records the reads the memory instrumentation reports, in one
+// group, for evaluating e.
+func (t *symTerm) reported(e ast.Expr) {
+	c := &collector{r: t.fz.r, start: e.Pos(), seen: make(map[string]int), dry: true}
+	c.read(e)
+	t.group(c.accs)
+}
+
+// group records accs, reported together, as reads.
+func (t *symTerm) group(accs []access) {
+	seen := make(map[string]bool)
+	for _, a := range accs {
+		if a.kind == writeAccess || a.isMap || seen[a.addr] {
+			continue
+		}
+		seen[a.addr] = true
+		t.reads[a.addr]++
+	}
+}
+
+func (t *symTerm) leafList() string {
+	if len(t.leaves) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(t.leaves, ", ")
+}
+
+func (t *symTerm) slot(kind, expr string) string {
+	j, ok := t.slots[kind+expr]
+	if !ok {
+		j = len(t.leaves)
+		t.slots[kind+expr] = j
+		t.leaves = append(t.leaves, expr)
+	}
+	return kind + strconv.Itoa(j)
+}
+
+// term returns the term of e, or false when e is not symbolic.
+// conditional tells that e is inside a right operand of && or ||.
+func (t *symTerm) term(e ast.Expr, conditional bool) (string, bool) {
+	r := t.fz.r
+	if tv, ok := r.info.Types[e]; ok && tv.Value != nil {
+		return constTerm(tv)
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return t.term(e.X, conditional)
+	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+		return t.leaf(e, conditional)
+	case *ast.UnaryExpr:
+		x, ok := t.term(e.X, conditional)
+		if !ok {
+			return "", false
+		}
+		switch {
+		case e.Op == token.ADD && isInteger(r.typeOf(e)):
+			return x, true
+		case e.Op == token.SUB && isInteger(r.typeOf(e)):
+			return "(neg " + x + ")", true
+		case e.Op == token.NOT:
+			return "(! " + x + ")", true
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.ADD, token.SUB, token.MUL:
+			if !isInteger(r.typeOf(e)) {
+				return "", false
+			}
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			if intOrBool(r.typeOf(e.X)) == nil || intOrBool(r.typeOf(e.Y)) == nil {
+				return "", false
+			}
+		case token.LAND, token.LOR:
+		default:
+			return "", false
+		}
+		x, ok := t.term(e.X, conditional)
+		if !ok {
+			return "", false
+		}
+		y, ok := t.term(e.Y, conditional || e.Op == token.LAND || e.Op == token.LOR)
+		if !ok {
+			return "", false
+		}
+		return "(" + e.Op.String() + " " + x + " " + y + ")", true
+	case *ast.CallExpr:
+		if tv, ok := r.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 &&
+			isInteger(tv.Type) && isInteger(r.typeOf(e.Args[0])) {
+			return t.term(e.Args[0], conditional)
+		}
+	}
+	return "", false
+}
+
+// constTerm returns the decimal value of an integer or boolean constant.
+func constTerm(tv types.TypeAndValue) (string, bool) {
+	b := intOrBool(tv.Type)
+	if b == nil {
+		return "", false
+	}
+	if b.Info()&types.IsBoolean != 0 {
+		if tv.Value.Kind() != constant.Bool {
+			return "", false
+		}
+		if constant.BoolVal(tv.Value) {
+			return "1", true
+		}
+		return "0", true
+	}
+	v := constant.ToInt(tv.Value)
+	if v.Kind() != constant.Int {
+		return "", false
+	}
+	n, exact := constant.Int64Val(v)
+	if !exact {
+		return "", false
+	}
+	return strconv.FormatInt(n, 10), true
+}
+
+// leaf returns the term of a variable or location e: an input, a read of
+// shared memory, or a local value.
+func (t *symTerm) leaf(e ast.Expr, conditional bool) (string, bool) {
+	fz := t.fz
+	r := fz.r
+	if id, ok := e.(*ast.Ident); ok {
+		if v, ok := r.info.Uses[id].(*types.Var); ok {
+			if k, ok := fz.inputs[v]; ok {
+				t.symbolic = true
+				return "i" + strconv.Itoa(k), true
+			}
+		}
+	}
+	c := &collector{r: r, start: e.Pos(), seen: make(map[string]int), dry: true}
+	if addr, why := c.addr(e, false); why == "" && t.reads[addr] > 0 {
+		ty := r.memType(r.typeOf(e))
+		if ty == "" || t.reads[addr] > 1 || !fz.addrOK(e, !conditional) {
+			return "", false
+		}
+		t.symbolic = true
+		return t.slot("m", addr) + ":" + ty, true
+	}
+	if c.sharedLoc(e) {
+		return "", false // a read of shared memory that is not reported
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	v, ok := r.info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Pos() < fz.lit.Pos() || v.Pos() >= fz.lit.End() || intOrBool(v.Type()) == nil {
+		return "", false
+	}
+	return t.slot("v", id.Name), true
+}
+
+// addrOK reports whether the address of location e can be evaluated
+// again, after the condition, without side effects, and, unless mayPanic,
+// without a panic: the condition may not have evaluated it.
+func (fz *fuzzBody) addrOK(e ast.Expr, mayPanic bool) bool {
+	r := fz.r
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return fz.addrOK(e.X, mayPanic)
+	case *ast.Ident:
+		_, ok := r.info.Uses[e].(*types.Var)
+		return ok
+	case *ast.SelectorExpr:
+		if id, ok := e.X.(*ast.Ident); ok {
+			if _, ok := r.info.Uses[id].(*types.PkgName); ok {
+				_, ok := r.info.Uses[e.Sel].(*types.Var)
+				return ok
+			}
+		}
+		sel := r.info.Selections[e]
+		if sel == nil || sel.Kind() != types.FieldVal || sel.Indirect() && !mayPanic {
+			return false
+		}
+		return fz.addrOK(e.X, mayPanic)
+	case *ast.IndexExpr:
+		if tv, ok := r.info.Types[e.Index]; !ok || tv.Value == nil {
+			return false
+		}
+		switch coreType(r.typeOf(e.X)).(type) {
+		case *types.Array:
+			return fz.addrOK(e.X, mayPanic)
+		case *types.Slice, *types.Pointer:
+			return mayPanic && fz.addrOK(e.X, mayPanic)
+		}
+	case *ast.StarExpr:
+		return fz.addrOK(e.X, mayPanic) // the address is the pointer
+	}
+	return false
+}
+
+// memType returns the TY of a memory leaf of type t, or "".
+func (r *rewriter) memType(t types.Type) string {
+	b := intOrBool(t)
+	if b == nil {
+		return ""
+	}
+	if b.Info()&types.IsBoolean != 0 {
+		return "b"
+	}
+	size := int64(8)
+	switch b.Kind() {
+	case types.Int, types.Uint, types.Uintptr:
+		if sizes := types.SizesFor("gc", build.Default.GOARCH); sizes != nil {
+			size = sizes.Sizeof(b)
+		}
+	default:
+		size = types.SizesFor("gc", "amd64").Sizeof(b)
+	}
+	if size != 1 && size != 2 && size != 4 && size != 8 {
+		return ""
+	}
+	sign := "i"
+	if b.Info()&types.IsUnsigned != 0 {
+		sign = "u"
+	}
+	return sign + strconv.FormatInt(size*8, 10)
+}
+
+// intOrBool returns the basic underlying type of t if it is an integer or
+// boolean type, else nil.
+func intOrBool(t types.Type) *types.Basic {
+	if t == nil {
+		return nil
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok || b.Info()&(types.IsInteger|types.IsBoolean) == 0 {
+		return nil
+	}
+	return b
+}
+
+func isInteger(t types.Type) bool {
+	b := intOrBool(t)
+	return b != nil && b.Info()&types.IsInteger != 0
+}
