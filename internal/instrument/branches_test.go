@@ -1,0 +1,282 @@
+package instrument
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestBranchTerms rewrites a fuzz body with one if statement per case and
+// checks the term and the leaves each condition's rt.Branch gets, or that
+// the condition is left as it is.
+func TestBranchTerms(t *testing.T) {
+	cases := []struct {
+		cond, sym, leaves string // sym "": not rewritten
+	}{
+		// Inputs: i j s ok _ w are inputs 0 to 5.
+		{"i == 1", "(== i0 1)", ""},
+		{"i < j", "(< i0 i1)", ""},
+		{"ok", "i3", ""},
+		{"!ok", "(! i3)", ""},
+		{"w > 3", "(> i5 3)", ""},
+		{"(i == 1)", "(== i0 1)", ""},
+		{"-i == 3", "(== (neg i0) 3)", ""},
+		{"+i == 3", "(== i0 3)", ""},
+		{"i*2-j < 4", "(< (- (* i0 2) i1) 4)", ""},
+		{"i > 0 && j > 0", "(&& (> i0 0) (> i1 0))", ""},
+		{"true == ok", "(== 1 i3)", ""},
+		{"i == 'a'", "(== i0 97)", ""},
+		{"i == 1<<40", "(== i0 1099511627776)", ""},
+		{"i == 2.0", "(== i0 2)", ""},
+		{"i == -c", "(== i0 -5)", ""},
+		{"i < 3 == ok", "(== (< i0 3) i3)", ""},
+		// Shared memory.
+		{"g == i", "(== m0:i64 i0)", "&g"},
+		{"flag", "m0:b", "&flag"},
+		{"g8 < -1", "(< m0:i8 -1)", "&g8"},
+		{"u > 7", "(> m0:u64 7)", "&u"},
+		{"st.n != 0", "(!= m0:i32 0)", "&st.n"},
+		{"p.n == int32(i)", "(== m0:i32 i0)", "&p.n"},
+		{"arr[2] >= 1", "(>= m0:u16 1)", "&arr[2]"},
+		{"sl[1] == j", "(== m0:i64 i1)", "&sl[1]"},
+		{"*gp == 2", "(== m0:i64 2)", "gp"},
+		{"x == j", "(== m0:i64 i1)", "&x"},
+		{"g + g == i", "(== (+ m0:i64 m0:i64) i0)", "&g"},
+		{"g > 0 && flag", "(&& (> m0:i64 0) m1:b)", "&g, &flag"},
+		{"i > 0 || flag", "(|| (> i0 0) m0:b)", "&flag"},
+		{"i > 0 && *gp == 1", "(&& (> i0 0) (== m0:i64 1))", "gp"},
+		{"i > 0 && arr[1] == 1", "(&& (> i0 0) (== m0:u16 1))", "&arr[1]"},
+		{"int64(i) == int64(g8)", "(== i0 m0:i8)", "&g8"},
+		{"d == N(i)", "(== m0:i64 i0)", "&d"},
+		// Local values.
+		{"loc+i > 0", "(> (+ v0 i0) 0)", "loc"},
+		{"loc > g", "(> v0 m1:i64)", "loc, &g"},
+		{"a > i", "(> v0 i0)", "a"},
+		// Not symbolic.
+		{"loc > 0", "", ""},
+		{"a > 0", "", ""},
+		{"true", "", ""},
+		{"i/2 == 0", "", ""},
+		{"i%2 == 0", "", ""},
+		{"i<<1 == 0", "", ""},
+		{"i&1 == 0", "", ""},
+		{"^i == 0", "", ""},
+		{"len(s) > i", "", ""},
+		{`s == ""`, "", ""},
+		{"float64(i) > 0.5", "", ""},
+		{"m[i] == 0", "", ""},
+		{"arr[i] == 0", "", ""},
+		{"sl[i] == 0", "", ""},
+		{"u == 1<<63", "", ""},
+		{"gp != nil", "", ""},
+		{"even(i)", "", ""},
+		{"g == 1 || g == 2", "", ""},           // two reads of g, a scheduling point between
+		{"i > 0 && p.n == 0", "", ""},          // p may be nil when p.n is not evaluated
+		{"i > 0 && sl[0] == 0", "", ""},        // sl may be empty
+		{"(i > 0 && flag) == ok", "", ""},      // the read of flag is not reported
+		{"named", "", ""},                      // not bool: Branch takes a bool
+		{"loc == 1 && named == named", "", ""}, // idem
+	}
+	var b strings.Builder
+	b.WriteString(`package p
+
+import "testing"
+
+type N int
+
+type B bool
+
+const c = 5
+
+var (
+	g    int
+	g8   int8
+	u    uint64
+	flag bool
+	st   struct{ n int32 }
+	arr  [4]uint16
+	sl   []int
+	gp   *int
+	m    map[int]int
+	d    N
+)
+
+func even(n int) bool { return n%2 == 0 }
+
+func FuzzX(f *testing.F) {
+	f.Fuzz(func(t *testing.T, i int, j int, s string, ok bool, _ uint8, w uint16, a int) {
+		a = 1
+		loc := 1
+		var named B
+		x := 0
+		go func() { x = 1 }()
+		p := &st
+`)
+	for k, c := range cases {
+		fmt.Fprintf(&b, "\t\tif %s { // case %d\n\t\t}\n", c.cond, k)
+	}
+	b.WriteString("\t\t_, _, _, _ = loc, named, x, p\n\t})\n}\n")
+	path := filepath.Join(t.TempDir(), "x.go")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg := loadFile(t, path)
+	out, warns, err := File(pkg.Fset, pkg.Syntax[0], pkg.Types, pkg.TypesInfo, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warns {
+		t.Errorf("warning: %s", w)
+	}
+	branch := regexp.MustCompile(`__rt\.Branch\(.*, __rtSites_[0-9a-f]+\+\d+, ("(?:[^"\\]|\\.)*")(?:, ([^{]*))?\) \{ // case (\d+)$`)
+	caseRE := regexp.MustCompile(`// case (\d+)$`)
+	seen := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		cm := caseRE.FindStringSubmatch(line)
+		if cm == nil {
+			continue
+		}
+		seen++
+		k, _ := strconv.Atoi(cm[1])
+		c := cases[k]
+		bm := branch.FindStringSubmatch(line)
+		if bm == nil {
+			if strings.Contains(line, "Branch") {
+				t.Errorf("%s: malformed rewrite %s", c.cond, line)
+			} else if c.sym != "" {
+				t.Errorf("%s: not rewritten, want %s", c.cond, c.sym)
+			}
+			continue
+		}
+		sym, err := strconv.Unquote(bm[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case c.sym == "":
+			t.Errorf("%s: rewritten with %s, want it left alone", c.cond, sym)
+		case sym != c.sym || bm[2] != c.leaves:
+			t.Errorf("%s: got %s with leaves %q, want %s with %q", c.cond, sym, bm[2], c.sym, c.leaves)
+		}
+	}
+	if seen != len(cases) {
+		t.Errorf("found %d cases in the output, want %d:\n%s", seen, len(cases), out)
+	}
+}
+
+// fuzzBehaveSrc is a fuzz test whose branches and writes are rewritten;
+// its seed corpus runs it natively, without exploration.
+const fuzzBehaveSrc = `package fb
+
+import (
+	"fmt"
+	"testing"
+)
+
+var (
+	g    int
+	flag bool
+	arr  [2]int8
+	gp   = new(int)
+)
+
+func FuzzB(f *testing.F) {
+	f.Add(1, 2, true)
+	f.Add(-3, 0, false)
+	f.Add(7, 7, true)
+	f.Fuzz(func(t *testing.T, i int, j int, ok bool) {
+		x := 0
+		done := make(chan bool)
+		go func() {
+			x = i + j
+			if x > 3 && ok {
+				g = x * 2
+			}
+			done <- true
+		}()
+		<-done
+		if g > i || flag {
+			fmt.Println("g", g, "flag", flag)
+		}
+		flag = !ok
+		for k := 0; k < j; k++ {
+			g += k
+			arr[1]--
+		}
+		if n := i - 1; n > g && arr[1] < 0 {
+			fmt.Println("n", n)
+		} else if x == 5 {
+			fmt.Println("x", x)
+		}
+		*gp = j
+		for *gp < 3 {
+			*gp++
+		}
+		fmt.Println(i, j, ok, x, g, flag, arr, *gp)
+	})
+}
+`
+
+// TestFuzzBranchBehavior runs the seed corpus of a fuzz test, original
+// and rewritten: the rewritten conditions and writes must not change what
+// it does.
+func TestFuzzBranchBehavior(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs tests")
+	}
+	dir := tempModule(t)
+	orig := filepath.Join(dir, "orig", "fb_test.go")
+	if err := os.MkdirAll(filepath.Dir(orig), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(orig, []byte(fuzzBehaveSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Loaded as a plain file: a _test.go file would be left out.
+	src := filepath.Join(t.TempDir(), "fb.go")
+	if err := os.WriteFile(src, []byte(fuzzBehaveSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg := loadFile(t, src)
+	out, warns, err := File(pkg.Fset, pkg.Syntax[0], pkg.Types, pkg.TypesInfo, "fb_test.go", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warns {
+		t.Errorf("warning: %s", w)
+	}
+	if n := strings.Count(string(out), "Branch("); n != 6 {
+		t.Errorf("%d conditions rewritten, want 6:\n%s", n, out)
+	}
+	if n := strings.Count(string(out), "SymWrite("); n != 7 {
+		t.Errorf("%d writes followed by SymWrite, want 7:\n%s", n, out)
+	}
+	inst := filepath.Join(dir, "inst", "fb_test.go")
+	if err := os.MkdirAll(filepath.Dir(inst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inst, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(sub string) string {
+		exe := filepath.Join(dir, "bin", sub+".test")
+		if out, err := goCmd(t, dir, "test", "-c", "-o", exe, "./"+sub); err != nil {
+			t.Fatalf("build %s: %v\n%s", sub, err, out)
+		}
+		out, err := exec.Command(exe, "-test.run=FuzzB").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", sub, err, out)
+		}
+		return string(out)
+	}
+	want, got := run("orig"), run("inst")
+	t.Logf("output:\n%s", got)
+	if got != want {
+		t.Errorf("rewritten output differs\n--- original:\n%s--- rewritten:\n%s\n--- source:\n%s", want, got, out)
+	}
+}
