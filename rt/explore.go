@@ -87,6 +87,12 @@ type Options struct {
 	Solver        string
 	SolverTimeout time.Duration
 	mcrSolver     strategy.MCRSolver // a solver in this process (tests)
+	mpcSolver     strategy.MPCSolver // the same, for mpc
+	// MPC is strategy mpc's path exploration: "sound" (default) or
+	// "simple".
+	MPC string
+
+	fuzz *fuzzArgs // the arguments of a fuzz body, mpc's inputs
 }
 
 // Report is the outcome of an exploration.
@@ -164,7 +170,12 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			return nil, err
 		}
 	}
-	if opts.Strategy == "active" || opts.Strategy == "regression" || opts.Strategy == "mcr" {
+	if opts.Strategy == "mpc" && (opts.fuzz == nil || !opts.fuzz.symbolic()) {
+		// A test with no integer or boolean inputs: schedules alone, the
+		// values of reads as mcr tells them apart.
+		opts.Strategy = "mcr"
+	}
+	if opts.Strategy == "active" || opts.Strategy == "regression" || opts.Strategy == "mcr" || opts.Strategy == "mpc" {
 		// Active and regression pause goroutines at chosen statements,
 		// memory accesses among them; mcr steers goroutines between
 		// accesses: those must stay scheduling points.
@@ -197,6 +208,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 	}
 	var mcr *strategy.MCR
+	var mpc *strategy.MPC
 	switch opts.Strategy {
 	case "active":
 		act = active.New(active.Config{Seed: opts.Seed, Schedules: opts.Schedules})
@@ -212,6 +224,20 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			mcr.Deadline = time.Now().Add(opts.Budget)
 		}
 		st = mcr
+	case "mpc":
+		var stop func()
+		var err error
+		if mpc, stop, err = mpcStrategy(opts, opts.fuzz); err != nil {
+			return nil, err
+		}
+		defer stop()
+		if opts.Budget > 0 {
+			mpc.Deadline = time.Now().Add(opts.Budget)
+		}
+		mpcRun.Store(mpc)
+		defer mpcRun.Store(nil)
+		body = opts.fuzz.following(mpc, body)
+		st = mpc
 	default:
 		var err error
 		st, err = strategy.New(sc)
@@ -296,6 +322,21 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 		if err := mcr.Err(); err != nil && res.Finding == nil {
 			return nil, fmt.Errorf("interleave: %w", err)
+		}
+	}
+	if mpc != nil {
+		rep.Coverage = mpcCoverage(mpc)
+		rep.MCR = mpc.Stats()
+		if err := mpc.Err(); err != nil && res.Finding == nil {
+			return nil, fmt.Errorf("interleave: %w", err)
+		}
+		if res.Finding != nil {
+			// The input of the run that found it.
+			in, err := opts.fuzz.encode()
+			if err != nil {
+				return nil, err
+			}
+			opts.Input = in
 		}
 	}
 	if act != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"interleave.dev/rt/internal/strategy"
 	"interleave.dev/rt/wire"
 )
 
@@ -47,7 +48,80 @@ func FuzzBody(t *testing.T, body func(t *testing.T), in ...any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exploreTest(t, body, input)
+	exploreTest(t, body, input, &fuzzArgs{args: args})
+}
+
+// fuzzArgs are the arguments of a fuzz body's call, as variables: the
+// integer and boolean ones are strategy mpc's inputs, which it sets
+// before each run.
+type fuzzArgs struct {
+	args []reflect.Value
+}
+
+// symbolic reports whether an argument is an integer or a boolean.
+func (f *fuzzArgs) symbolic() bool {
+	for _, in := range f.inputs() {
+		if in.Min < in.Max {
+			return true
+		}
+	}
+	return false
+}
+
+// inputs describes the arguments as mpc's inputs: an integer's range is
+// its type's (at most [MinInt64, MaxInt64]), a boolean's [0, 1]; any
+// other argument is fixed (Min == Max == 0).
+func (f *fuzzArgs) inputs() []wire.MPCInput {
+	ins := make([]wire.MPCInput, len(f.args))
+	for i, a := range f.args {
+		switch a.Kind() {
+		case reflect.Bool:
+			ins[i] = wire.MPCInput{Min: 0, Max: 1}
+			if a.Bool() {
+				ins[i].Value = 1
+			}
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			bits := uint(a.Type().Bits())
+			ins[i] = wire.MPCInput{Min: -1 << (bits - 1), Max: 1<<(bits-1) - 1, Value: a.Int()}
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			bits := uint(a.Type().Bits())
+			max := uint64(math.MaxInt64)
+			if bits < 64 {
+				max = 1<<bits - 1
+			}
+			ins[i] = wire.MPCInput{Min: 0, Max: int64(max), Value: int64(min(a.Uint(), max))}
+		}
+	}
+	return ins
+}
+
+// set gives the integer and boolean arguments the values vs.
+func (f *fuzzArgs) set(vs []int64) {
+	for i, a := range f.args {
+		if i >= len(vs) {
+			return
+		}
+		switch a.Kind() {
+		case reflect.Bool:
+			a.SetBool(vs[i] != 0)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			a.SetInt(vs[i])
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			a.SetUint(uint64(vs[i]))
+		}
+	}
+}
+
+// encode writes the arguments' values in go test's corpus format.
+func (f *fuzzArgs) encode() ([]string, error) { return encodeInput(f.args) }
+
+// following returns body run with each run's input set first: the one
+// strategy mpc chose for it.
+func (f *fuzzArgs) following(m *strategy.MPC, body func()) func() {
+	return func() {
+		f.set(m.Input())
+		body()
+	}
 }
 
 // FFuzz replaces f.Fuzz(ff) where ff is not a function literal (see

@@ -66,12 +66,30 @@ func startSolver(path string) (*solverProcess, error) {
 
 // Solve implements strategy.MCRSolver.
 func (s *solverProcess) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) {
+	var a wire.MCRAnswer
+	if err := s.ask(q, &a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// SolveMPC implements strategy.MPCSolver.
+func (s *solverProcess) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) {
+	var a wire.MPCAnswer
+	if err := s.ask(q, &a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// ask writes q as a line and reads the answer line into a.
+func (s *solverProcess) ask(q, a any) error {
 	b, err := json.Marshal(q)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the query: %w", err)
+		return fmt.Errorf("encoding the query: %w", err)
 	}
 	if _, err := s.in.Write(append(b, '\n')); err != nil {
-		return nil, s.failure(err)
+		return s.failure(err)
 	}
 	var line []byte
 	for {
@@ -81,17 +99,16 @@ func (s *solverProcess) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) {
 			break
 		}
 		if err != bufio.ErrBufferFull {
-			return nil, s.failure(err)
+			return s.failure(err)
 		}
 		if len(line) > maxAnswer {
-			return nil, fmt.Errorf("the solver's answer is longer than %d bytes", maxAnswer)
+			return fmt.Errorf("the solver's answer is longer than %d bytes", maxAnswer)
 		}
 	}
-	var a wire.MCRAnswer
-	if err := json.Unmarshal(line, &a); err != nil {
-		return nil, fmt.Errorf("reading the solver's answer: %w", err)
+	if err := json.Unmarshal(line, a); err != nil {
+		return fmt.Errorf("reading the solver's answer: %w", err)
 	}
-	return &a, nil
+	return nil
 }
 
 // failure wraps an error talking to the solver with what it printed.
@@ -126,6 +143,38 @@ func mcrStrategy(opts Options) (m *strategy.MCR, stop func(), err error) {
 		return nil, nil, err
 	}
 	return strategy.NewMCR(p, opts.SolverTimeout), p.Close, nil
+}
+
+// mpcStrategy makes strategy mpc for opts, whose fuzz body takes fz: over
+// opts.mpcSolver when a test set one, else over a solver process; stop
+// ends the solver.
+func mpcStrategy(opts Options, fz *fuzzArgs) (m *strategy.MPC, stop func(), err error) {
+	var solver strategy.MPCSolver = opts.mpcSolver
+	stop = func() {}
+	if solver == nil {
+		p, err := startSolver(opts.Solver)
+		if err != nil {
+			return nil, nil, err
+		}
+		solver, stop = p, p.Close
+	}
+	m = strategy.NewMPC(solver, fz.inputs(), opts.SolverTimeout)
+	m.Sound = opts.MPC != "simple"
+	return m, stop, nil
+}
+
+// mpcCoverage says what strategy mpc did, for go test -v.
+func mpcCoverage(m *strategy.MPC) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "MPC: %d runs, %d paths, %d solver queries for %d path prefixes (%d feasible, %d infeasible, %d unknown; %d runs extend an unsat core's threads) in %v",
+		m.Executions, m.Paths, m.Queries, m.Prefixes, m.Sat, m.Unsat, m.Unknown, m.Extended, m.SolverTime.Round(time.Millisecond))
+	if m.Diverged > 0 {
+		fmt.Fprintf(&b, "; %d runs departed from their prefix", m.Diverged)
+	}
+	if why := m.Incomplete(); len(why) > 0 {
+		fmt.Fprintf(&b, "; not complete: %s", strings.Join(why, "; "))
+	}
+	return b.String()
 }
 
 // mcrCoverage says what strategy mcr did, for go test -v.

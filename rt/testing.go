@@ -32,12 +32,12 @@ import (
 // binary re-executed by one of its tests), body runs as the original test.
 func Test(t *testing.T, body func(t *testing.T)) {
 	t.Helper()
-	exploreTest(t, body, nil)
+	exploreTest(t, body, nil, nil)
 }
 
-// exploreTest is Test for a body called with input (nil unless it is a
-// fuzz body's call, see FFuzz).
-func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
+// exploreTest is Test for a body called with input, whose arguments are fz
+// (both nil unless it is a fuzz body's call, see FFuzz).
+func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzzArgs) {
 	t.Helper()
 	if cur() != nil {
 		body(t) // already inside an exploration
@@ -85,6 +85,8 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string) {
 		MaxObjects:    cfg.MaxObjects,
 		MaxChoices:    cfg.MaxChoices,
 		Input:         input,
+		MPC:           cfg.MPC,
+		fuzz:          fz,
 	}
 	if cfg.Progress != "" {
 		opts.Progress = progressWriter(t.Name(), cfg)

@@ -81,6 +81,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		shard      string
 		hapSearch  string
 		dporMode   string
+		mpcMode    string
 		hapK       int
 		hapLearn   int
 		hapReset   bool
@@ -108,6 +109,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&shard, "shard", "", "K/N or auto/N: explore the K-th of N shares of the schedules")
 	fs.StringVar(&hapSearch, "hapset-search", "dpor", "the search hapset guides: dpor or pcb")
 	fs.StringVar(&dporMode, "dpor", "", "dpor's reduction: optimal (default) or source")
+	fs.StringVar(&mpcMode, "mpc", "", "mpc's path exploration: sound (default) or simple")
 	fs.IntVar(&hapK, "hapset-k", wire.DefaultHaPSetK, "call sites of a hapset statement")
 	fs.IntVar(&hapLearn, "hapset-learn", wire.DefaultHaPSetLearn, "random runs hapset learns from first")
 	fs.BoolVar(&hapReset, "hapset-reset", false, "forget what hapset learned before")
@@ -121,13 +123,15 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch strategy {
-	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "mcr", "active":
+	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "mcr", "mpc", "active":
 	default:
-		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb, hapset, mcr or active", strategy)
+		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb, hapset, mcr, mpc or active", strategy)
 	}
 	switch {
 	case dporMode != "" && dporMode != "optimal" && dporMode != "source":
 		return usageError(stderr, "interleave test: -dpor %q: want optimal or source", dporMode)
+	case mpcMode != "" && mpcMode != "sound" && mpcMode != "simple":
+		return usageError(stderr, "interleave test: -mpc %q: want sound or simple", mpcMode)
 	case dporMode == "optimal" && preempt > 0:
 		return usageError(stderr, "interleave test: -dpor optimal does not combine with -preemptions (a bounded dpor uses source sets)")
 	}
@@ -153,7 +157,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if shard != "" && strategy != "random" && strategy != "pct" {
 		return usageError(stderr, "interleave test: -shard: %s does not split its search between shards (it runs in one process); use random or pct", strategy)
 	}
-	if reduce && (strategy == "active" || strategy == "mcr") {
+	if reduce && (strategy == "active" || strategy == "mcr" || strategy == "mpc") {
 		return usageError(stderr, "interleave test: -reduce does not apply to -strategy %s, which steers goroutines between memory accesses", strategy)
 	}
 	if reduce && !race {
@@ -180,6 +184,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		PCTDepth:    pctDepth,
 		Preemptions: preempt,
 		DPOR:        dporMode,
+		MPC:         mpcMode,
 		StuckAfter:  wire.Duration(stuckAfter),
 		ScheduleDir: common.scheduleDir,
 		Timers:      timers,

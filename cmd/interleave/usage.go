@@ -50,8 +50,8 @@ dependency (a semaphore, a worker pool, a mock clock) is explored and
 controlled too. Warnings about dependencies are one line per module.
 
 Exploration flags:
-	-strategy S       random, coverage, pct, dfs, dpor, pcb, hapset, mcr or
-	                  active
+	-strategy S       random, coverage, pct, dfs, dpor, pcb, hapset, mcr,
+	                  mpc or active
 	                  (default random); coverage is random that prefers
 	                  a context switch between two sites no schedule
 	                  made yet (one process: it does not split between
@@ -87,7 +87,16 @@ Exploration flags:
 	                  solver links Z3's C library: the first mcr run
 	                  builds it into the cache directory, and exits 2
 	                  naming the package to install (libz3-dev) where
-	                  Z3 is missing; see docs/mpc.md. active
+	                  Z3 is missing; see docs/mpc.md. mpc is maximal
+	                  path causality (Yi and Huang 2018): in a fuzz
+	                  test's body (f.Fuzz), the integer and boolean
+	                  arguments are symbolic and the branches on them
+	                  and on values read from shared memory are
+	                  recorded; the solver finds, from each run, inputs
+	                  and schedules together that take each new path
+	                  once, starting from each seed of the corpus; a
+	                  finding's schedule file holds its input. A test
+	                  without such arguments runs under mcr. active
 	                  is active testing (CalFuzzer): 5 random schedules
 	                  observed by analyses that predict races, deadlocks
 	                  (lock cycles, a lock held across a channel,
@@ -152,6 +161,11 @@ Exploration flags:
 	                  or source (source sets alone, which can run an
 	                  ordering of independent operations more than once);
 	                  with -preemptions, dpor uses source sets
+	-mpc E            the path exploration of mpc: sound (default), which
+	                  extends the threads of an unsatisfiable core until
+	                  a path prefix the first run could not reach is
+	                  reached, or simple, which gives such a prefix up
+	                  (faster, and misses paths)
 	-hapset-search S  the search hapset guides: dpor (default) or pcb
 	                  (dpor bounded to -preemptions K, default 2)
 	-hapset-k N       call sites of a hapset statement besides its site,
@@ -161,7 +175,7 @@ Exploration flags:
 	-hapset-reset     forget what hapset learned before (the cache's
 	                  hapset directory) and start over
 	-solver-timeout D bound on the solver's work for one schedule of mcr
-	                  (its queries about one run; default 10s); what it
+	                  or mpc (its queries about one run; default 10s); what it
 	                  leaves unchecked is counted in the summary line, and
 	                  the search then does not claim every state
 	-stuck-after D    how long uncontrolled code may run before the

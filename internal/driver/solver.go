@@ -14,7 +14,7 @@ import (
 
 // ErrNoZ3 is the error of a solver build that failed for want of Z3's C
 // library or headers: strategy mcr cannot run on this machine.
-var ErrNoZ3 = errors.New("strategy mcr needs Z3's C library and headers to build its solver: install libz3-dev (apt-get install libz3-dev) or your system's Z3 development package")
+var ErrNoZ3 = errors.New("strategies mcr and mpc need Z3's C library and headers to build its solver: install libz3-dev (apt-get install libz3-dev) or your system's Z3 development package")
 
 // solverDirs are the directories of the solver's source in
 // interleave.SolverSource.

@@ -24,7 +24,7 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.Config.Strategy == "mcr" && o.Config.Solver == "" {
+	if (o.Config.Strategy == "mcr" || o.Config.Strategy == "mpc") && o.Config.Solver == "" {
 		if o.Config.Solver, err = BuildSolver(ctx, o.CacheDir, o.SolverSource, o.Env); err != nil {
 			return nil, err
 		}

@@ -170,14 +170,18 @@ type MCRAnswer struct {
 	Error   string      `json:"error,omitempty"`
 }
 
-// MCRStats says what strategy mcr asked its solver during the exploration
-// of one test: the queries (one per run), the targets (a read and a value
-// each) and their answers, the time the solver took, and why the search
-// could not claim to have covered every state (empty: it could, or it
-// stopped at a finding or the budget).
+// MCRStats says what strategy mcr (or mpc) asked its solver during the
+// exploration of one test: the queries, the targets (mcr: a read and a
+// value each; mpc: a path prefix each) and their answers, the time the
+// solver took, and why the search could not claim to have covered every
+// state or path (empty: it could, or it stopped at a finding or the
+// budget). For mpc, Paths counts the distinct paths run and Extended the
+// prefixes run because an unsatisfiable core named threads to extend.
 type MCRStats struct {
 	Queries    int      `json:"queries"`
 	Targets    int      `json:"targets"`
+	Paths      int      `json:"paths,omitempty"`
+	Extended   int      `json:"extended,omitempty"`
 	Sat        int      `json:"sat"`
 	Unsat      int      `json:"unsat"`
 	Unknown    int      `json:"unknown,omitempty"`

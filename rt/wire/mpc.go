@@ -157,17 +157,3 @@ type MPCAnswer struct {
 	Results []MPCResult `json:"results,omitempty"`
 	Error   string      `json:"error,omitempty"`
 }
-
-// MPCStats is what strategy mpc did, for a test's result.
-type MPCStats struct {
-	Paths      int      `json:"paths"`
-	Queries    int      `json:"queries"`
-	Prefixes   int      `json:"prefixes"`
-	Sat        int      `json:"sat"`
-	Unsat      int      `json:"unsat"`
-	Unknown    int      `json:"unknown,omitempty"`
-	Extended   int      `json:"extended,omitempty"`
-	Seconds    float64  `json:"seconds"`
-	Diverged   int      `json:"diverged,omitempty"`
-	Incomplete []string `json:"incomplete,omitempty"`
-}

@@ -39,7 +39,8 @@ type Config struct {
 	// Strategy names the search strategy: "random" (default), "coverage",
 	// "pct", "dfs", "dpor", "pcb", "hapset" (dpor or pcb guided by
 	// HaPSets), "mcr" (maximal causality reduction, with the solver
-	// Solver), "active" (active testing: predictions
+	// Solver), "mpc" (maximal path causality: fuzz bodies' inputs and
+	// schedules together, with the solver Solver), "active" (active testing: predictions
 	// from a few observed runs, then one directed exploration each),
 	// "replay" or "regression".
 	Strategy string `json:"strategy,omitempty"`
@@ -74,6 +75,9 @@ type Config struct {
 	// DPOR is the reduction of the dpor strategy: "optimal" (wakeup
 	// trees, the default) or "source" (source sets alone).
 	DPOR string `json:"dpor,omitempty"`
+	// MPC is the path exploration of strategy mpc: "sound" (default;
+	// strategy S2, with unsat cores) or "simple" (S1).
+	MPC string `json:"mpc,omitempty"`
 	// HaPSetSearch is the search strategy "hapset" guides: "dpor"
 	// (default) or "pcb" (with the bound Preemptions).
 	HaPSetSearch string `json:"hapset_search,omitempty"`

@@ -242,3 +242,9 @@ func (g *G) Go(f func(), site uint32) {
 	it.step(g, event.OpSpawn, nil, site)
 	it.spawn(g, g.ID, f, site)
 }
+
+// WordID returns the object number, as events and strategy.Valuer name
+// it, of the memory word holding addr.
+func (g *G) WordID(addr unsafe.Pointer) int32 {
+	return g.it.eventID(g.it.object(wordOf(addr), kindMemory))
+}

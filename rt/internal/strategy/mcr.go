@@ -103,6 +103,7 @@ type MCR struct {
 	tr        wire.MCRTrace
 	steps     []mcrStep
 	prev, rel []int32
+	idx       []int32 // raw event -> its trace event, or -1
 
 	// Why the search cannot claim to be complete (empty: it can).
 	incomplete map[string]bool
@@ -199,19 +200,26 @@ func (m *MCR) Begin() bool {
 	if m.failed != nil {
 		return false
 	}
+	plan := mcrPlan{}
 	if !m.started {
 		m.started = true
-		m.plan = mcrPlan{}
 	} else {
 		if len(m.queue) == 0 {
 			m.exhausted = true
 			return false
 		}
-		m.plan = m.queue[len(m.queue)-1]
+		plan = m.queue[len(m.queue)-1]
 		m.queue[len(m.queue)-1] = mcrPlan{}
 		m.queue = m.queue[:len(m.queue)-1]
-		m.inQueue -= len(m.plan.Steps) + len(m.plan.Tail)
+		m.inQueue -= len(plan.Steps) + len(plan.Tail)
 	}
+	m.reset(plan)
+	return true
+}
+
+// reset starts a run that follows plan.
+func (m *MCR) reset(plan mcrPlan) {
+	m.plan = plan
 	m.next, m.tailAt, m.curCase, m.diverged = 0, 0, noCase, false
 	m.gThread = map[int32]int32{}
 	m.threadG = map[int32]int32{}
@@ -224,7 +232,6 @@ func (m *MCR) Begin() bool {
 	m.lastOf = map[int32]int32{}
 	m.lastEvent = -1
 	m.Executions++
-	return true
 }
 
 // thread returns the thread of goroutine g, numbering a new one: the

@@ -107,6 +107,7 @@ func (m *MCR) makeTrace() {
 			b.edge(r.woke, int32(i))
 		}
 	}
+	m.idx = idx
 	m.indexTrace()
 }
 

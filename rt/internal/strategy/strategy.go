@@ -244,7 +244,7 @@ const DefaultPreemptions = 2
 // every iteration).
 func Systematic(name string) bool {
 	switch name {
-	case "dfs", "dpor", "pcb", "hapset", "mcr":
+	case "dfs", "dpor", "pcb", "hapset", "mcr", "mpc":
 		return true
 	}
 	return false

@@ -1,0 +1,45 @@
+// Package buggy is the buggy variant of the mpc-fallback-write kernel.
+package buggy
+
+import "sync"
+
+// Degraded is the transient state no watcher may see.
+const Degraded = 2
+
+// Run lets an applier set the state from mode and level while a watcher
+// samples it; it reports whether the watcher saw Degraded.
+func Run(mode, level int) bool {
+	var mu sync.Mutex
+	state := 0
+	saw := false
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // the applier
+		defer wg.Done()
+		if mode == 0 {
+			mu.Lock()
+			state = 1
+			mu.Unlock()
+		} else if level == 5 {
+			// BUG: the fallback publishes a transient state, then repairs
+			// it in a second critical section.
+			mu.Lock()
+			state = Degraded
+			mu.Unlock()
+			mu.Lock()
+			state = 3
+			mu.Unlock()
+		}
+	}()
+	go func() { // the watcher
+		defer wg.Done()
+		mu.Lock()
+		s := state
+		mu.Unlock()
+		if s == Degraded {
+			saw = true
+		}
+	}()
+	wg.Wait()
+	return saw
+}
