@@ -135,8 +135,9 @@ func SymCall[T any](first T, fn string, syms string, leaves ...any) T {
 
 // SymEnter binds, at the entry of the function named fn, its parameters
 // to the symbolic values its caller recorded (SymCall), or to none: each
-// of params is a local variable's number (a Site) or, for a parameter
-// that function literals share, its address.
+// of params is a local variable's number (a Site), or, for a parameter
+// that function literals share, its address, or nil for one that is not
+// tracked.
 func SymEnter(fn string, params ...any) {
 	g, m := symbolic()
 	if m == nil {
@@ -149,6 +150,7 @@ func SymEnter(fn string, params ...any) {
 			t, s = args[i], sym[i]
 		}
 		switch v := p.(type) {
+		case nil: // a parameter that is not tracked
 		case Site:
 			m.SetLocal(g.ID, uint32(v), t, s)
 		case uint32:
