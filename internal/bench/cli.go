@@ -123,7 +123,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 		}
 	}
 
-	if contains(cfg.Strategies, "mcr") {
+	if contains(cfg.Strategies, "mcr") || contains(cfg.Strategies, "mpc") || contains(cfg.Strategies, "mpc-simple") || contains(cfg.Strategies, "mcr@fuzz") {
 		var cache string
 		if db, ok := b.(*DriverBuilder); ok {
 			cache = db.CacheDir

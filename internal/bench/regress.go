@@ -136,7 +136,7 @@ func regressKernel(ctx context.Context, cfg Config, work string, b Builder, k *K
 			return row
 		}
 		// The signature: the buggy variant's finding.
-		_, res := runConfig(ctx, cfg, work, bin(Buggy), dir(Buggy), k.Name+"-buggy", wire.Config{Strategy: "random", Seed: seed, ScheduleDir: sched})
+		_, res := runConfig(ctx, cfg, work, bin(Buggy), dir(Buggy), k.Name+"-buggy", "^Test", wire.Config{Strategy: "random", Seed: seed, ScheduleDir: sched})
 		file := ""
 		if res != nil && res.Outcome == wire.OutcomeFinding && res.Schedule != "" {
 			if s, err := wire.ReadSchedule(res.Schedule); err == nil && s.Signature != nil {
@@ -144,7 +144,7 @@ func regressKernel(ctx context.Context, cfg Config, work string, b Builder, k *K
 			}
 		}
 		for _, s := range []string{"random", "pct"} {
-			r, _ := runConfig(ctx, cfg, work, bin(Partial), dir(Partial), k.Name+"-partial", wire.Config{Strategy: s, Seed: seed, ScheduleDir: "-"})
+			r, _ := runConfig(ctx, cfg, work, bin(Partial), dir(Partial), k.Name+"-partial", "^Test", wire.Config{Strategy: s, Seed: seed, ScheduleDir: "-"})
 			m := &row.Random
 			if s == "pct" {
 				m = &row.PCT
@@ -156,7 +156,7 @@ func regressKernel(ctx context.Context, cfg Config, work string, b Builder, k *K
 			row.NoSignature++
 			continue
 		}
-		r, res := runConfig(ctx, cfg, work, bin(Partial), dir(Partial), k.Name+"-partial", wire.Config{Strategy: "regression", Regress: file, Seed: seed, ScheduleDir: "-"})
+		r, res := runConfig(ctx, cfg, work, bin(Partial), dir(Partial), k.Name+"-partial", "^Test", wire.Config{Strategy: "regression", Regress: file, Seed: seed, ScheduleDir: "-"})
 		row.Regress.add(r, k.Detect)
 		noteError(&row, r)
 		if r.Outcome == wire.OutcomeFinding && r.Kind == k.Detect && res.Regress != nil {
@@ -169,7 +169,7 @@ func regressKernel(ctx context.Context, cfg Config, work string, b Builder, k *K
 			}
 			row.Levels[l]++
 		}
-		r, _ = runConfig(ctx, cfg, work, bin(Fixed), dir(Fixed), k.Name+"-fixed", wire.Config{Strategy: "regression", Regress: file, Seed: seed, ScheduleDir: "-"})
+		r, _ = runConfig(ctx, cfg, work, bin(Fixed), dir(Fixed), k.Name+"-fixed", "^Test", wire.Config{Strategy: "regression", Regress: file, Seed: seed, ScheduleDir: "-"})
 		row.FixedRuns++
 		if r.Outcome == wire.OutcomeFinding {
 			row.FixedFound++

@@ -62,7 +62,7 @@ type Config struct {
 // DefaultConfig returns the default plan.
 func DefaultConfig() Config {
 	return Config{
-		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "dpor-source", "pcb", "hapset", "hapset-pcb", "mcr"},
+		Strategies: []string{Native, "random", "coverage", "pct", "dfs", "dpor", "dpor-source", "pcb", "hapset", "hapset-pcb", "mcr", "mpc"},
 		Seeds:      5,
 		Schedules:  1000,
 		Budget:     60 * time.Second,
@@ -115,7 +115,7 @@ func (c Config) withDefaults() Config {
 // Randomized reports whether strategy depends on its seed, so that the
 // harness runs it with several seeds.
 func Randomized(strategy string) bool {
-	switch strategy {
+	switch strings.TrimSuffix(strategy, "@fuzz") {
 	case "random", "coverage", "pct", "active", "hapset", "hapset-pcb":
 		return true
 	}
@@ -336,6 +336,9 @@ func runKernel(ctx context.Context, cfg Config, work string, b Builder, k *Kerne
 	for _, v := range variants {
 		bin := filepath.Join(outDir, v+".test")
 		for _, s := range cfg.Strategies {
+			if FuzzOnly(s) && !k.NeedsInput {
+				continue // no fuzz test to run
+			}
 			for _, seed := range cfg.seeds(s) {
 				var r Run
 				switch {
@@ -374,9 +377,16 @@ func buildAll(ctx context.Context, dir string, variants []string, outDir string,
 // runOnce runs the test binary bin once with the given strategy and seed
 // and reads back its result record.
 func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy string, seed int64) Run {
-	st, preemptions := splitBound(strategy)
+	run := "^Test"
+	if FuzzOnly(strategy) {
+		run = "^Fuzz"
+	}
+	st, preemptions := splitBound(strings.TrimSuffix(strategy, "@fuzz"))
 	wc := wire.Config{Strategy: st, Preemptions: preemptions, Seed: seed}
 	switch st {
+	case "mpc-simple":
+		// The bench's name for mpc with strategy S1.
+		wc.Strategy, wc.MPC = "mpc", "simple"
 	case "hapset-pcb":
 		// The bench's name for hapset guiding pcb.
 		wc.Strategy, wc.HaPSetSearch = "hapset", "pcb"
@@ -384,22 +394,31 @@ func runOnce(ctx context.Context, cfg Config, work, bin, pkgDir, name, strategy 
 		// The bench's name for dpor with source sets alone.
 		wc.Strategy, wc.DPOR = "dpor", "source"
 	}
-	r, _ := runConfig(ctx, cfg, work, bin, pkgDir, name, wc)
+	r, _ := runConfig(ctx, cfg, work, bin, pkgDir, name, run, wc)
 	return r
+}
+
+// FuzzOnly reports whether the bench runs strategy on the fuzz tests of
+// the kernels that need an input, with their seed corpus, and on no
+// other: mpc, which explores inputs (mpc-simple: with strategy S1), and
+// any strategy named with the suffix "@fuzz" (mcr@fuzz, random@fuzz),
+// which keeps the seed inputs.
+func FuzzOnly(strategy string) bool {
+	return strategy == "mpc" || strategy == "mpc-simple" || strings.HasSuffix(strategy, "@fuzz")
 }
 
 // runConfig runs the test binary bin once with wc, completed by cfg's
 // budget, and returns the run and the result record that speaks for it
 // (nil when there is none).
-func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, wc wire.Config) (Run, *wire.Result) {
-	results := filepath.Join(work, fmt.Sprintf("%s-%s%s%s%d-%d.jsonl", name, wc.Strategy, wc.HaPSetSearch, wc.DPOR, wc.Preemptions, wc.Seed))
+func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name, run string, wc wire.Config) (Run, *wire.Result) {
+	results := filepath.Join(work, fmt.Sprintf("%s-%s%s%s%s%d-%d%s.jsonl", name, wc.Strategy, wc.HaPSetSearch, wc.DPOR, wc.MPC, wc.Preemptions, wc.Seed, strings.Trim(run, "^")))
 	os.Remove(results)
 	wc.Schedules = cfg.Schedules
 	wc.Budget = wire.Duration(cfg.Budget)
 	wc.MaxSteps = cfg.MaxSteps
 	wc.Reduce = cfg.Reduce
 	wc.Results = results
-	if wc.Strategy == "mcr" {
+	if wc.Strategy == "mcr" || wc.Strategy == "mpc" {
 		wc.Solver = cfg.Solver
 	}
 	if wc.ScheduleDir == "" {
@@ -407,7 +426,7 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name string, 
 	}
 	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(rctx, bin, "-test.run=^Test", "-test.count=1", "-test.timeout="+cfg.Timeout.String())
+	cmd := exec.CommandContext(rctx, bin, "-test.run="+run, "-test.count=1", "-test.timeout="+cfg.Timeout.String())
 	cmd.Dir = pkgDir
 	cmd.Env = append(os.Environ(), wire.ConfigEnv+"="+wc.Encode())
 	var out tailBuffer
@@ -509,7 +528,7 @@ func splitBound(s string) (string, int) {
 
 // knownStrategies orders the strategies in reports: the stateless ones
 // first, then the systematic ones, then the guided ones.
-var knownStrategies = []string{Native, "random", "coverage", "pct", "dfs", "dpor", "dpor-source", "pcb", "hapset", "hapset-pcb", "active", "regression", "mcr", "mpc"}
+var knownStrategies = []string{Native, "random", "coverage", "pct", "dfs", "dpor", "dpor-source", "pcb", "hapset", "hapset-pcb", "active", "regression", "mcr", "random@fuzz", "pct@fuzz", "mcr@fuzz", "mpc-simple", "mpc"}
 
 func strategyIndex(s string) int {
 	s, _ = splitBound(s)
