@@ -117,6 +117,12 @@ func mpcUnsat(core ...int32) wire.MPCResult {
 // wrote and that have no initial value is an error too (the tests give
 // their locations initial values).
 func checkMPC(q *wire.MPCQuery, p wire.MPCPrefix, r wire.MPCResult) error {
+	return checkMPCOf(q, p, r, nil)
+}
+
+// checkMPCOf is checkMPC checking the branches of the threads in only
+// (nil: all).
+func checkMPCOf(q *wire.MPCQuery, p wire.MPCPrefix, r wire.MPCResult, only map[int32]bool) error {
 	tr := &q.Trace
 	branches := make(map[int32][]wire.MPCBranch)
 	for _, b := range q.Branches {
@@ -217,6 +223,9 @@ func checkMPC(q *wire.MPCQuery, p wire.MPCPrefix, r wire.MPCResult) error {
 		done[e] = true
 	}
 	for t, bs := range branches {
+		if only != nil && !only[t] {
+			continue
+		}
 		n, cut := kept[t]
 		if !cut {
 			n = len(bs)
