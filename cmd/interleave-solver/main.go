@@ -1,9 +1,11 @@
-// Command interleave-solver is the solver process of strategy mcr: it
-// reads one JSON MCRQuery (package interleave.dev/rt/wire) per line on its
-// standard input and writes one JSON MCRAnswer per line on its standard
-// output, in order, flushing after each, until its input ends; then it
-// exits with status 0. It links Z3 (through cgo), which is why it runs
-// apart from the test binary.
+// Command interleave-solver is the solver process of strategies mcr and
+// mpc: it reads one JSON query (package interleave.dev/rt/wire) per line
+// on its standard input and writes one JSON answer per line on its
+// standard output, in order, flushing after each, until its input ends;
+// then it exits with status 0. A line whose object has "mpc": true is an
+// MPCQuery, answered with an MPCAnswer; any other line is an MCRQuery,
+// answered with an MCRAnswer. It links Z3 (through cgo), which is why it
+// runs apart from the test binary.
 //
 // Every line gets exactly one answer: a line that is not a query (not
 // JSON, or longer than 256 MiB) gets an answer with Error, and the
@@ -14,6 +16,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,7 +48,7 @@ func serve(in io.Reader, out io.Writer, max int) error {
 	w := bufio.NewWriter(out)
 	for {
 		line, err := readLine(r, max)
-		var a *wire.MCRAnswer
+		var a any
 		switch {
 		case errors.Is(err, io.EOF):
 			return nil
@@ -101,8 +104,16 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-// answer solves the query on line.
-func answer(line []byte) *wire.MCRAnswer {
+// answer solves the query on line: an MPCQuery when it says "mpc": true,
+// else an MCRQuery.
+func answer(line []byte) any {
+	if isMPC(line) {
+		var q wire.MPCQuery
+		if err := json.Unmarshal(line, &q); err != nil {
+			return &wire.MPCAnswer{Error: fmt.Sprintf("interleave-solver: not a query: %v", err)}
+		}
+		return mcr.SolveMPC(&q)
+	}
 	var q wire.MCRQuery
 	if err := json.Unmarshal(line, &q); err != nil {
 		return &wire.MCRAnswer{Error: fmt.Sprintf("interleave-solver: not a query: %v", err)}
@@ -110,8 +121,21 @@ func answer(line []byte) *wire.MCRAnswer {
 	return mcr.Solve(&q)
 }
 
+// isMPC reports whether line is a JSON object whose field "mpc" is true.
+// An MCRQuery holds no strings, so a line without the text "mpc" is one
+// (or not JSON) and costs no second decoding.
+func isMPC(line []byte) bool {
+	if !bytes.Contains(line, []byte(`"mpc"`)) {
+		return false
+	}
+	var probe struct {
+		MPC bool `json:"mpc"`
+	}
+	return json.Unmarshal(line, &probe) == nil && probe.MPC
+}
+
 // writeAnswer writes a as one line of JSON and flushes it.
-func writeAnswer(w *bufio.Writer, a *wire.MCRAnswer) error {
+func writeAnswer(w *bufio.Writer, a any) error {
 	b, err := json.Marshal(a)
 	if err != nil {
 		return err

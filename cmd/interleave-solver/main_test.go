@@ -56,6 +56,59 @@ func checkAnswer(t *testing.T, line []byte) {
 	}
 }
 
+// mpcQuery is T0: write x = i (input 0, 0 in the run); T1: read x (0 in
+// the trace) and branch on x == 7, false in the run. Its prefixes: T1's
+// branch negated (sat with i = 7), and the same with T0 cut before its
+// write (unsat, T1's path condition the core).
+func mpcQuery(t *testing.T) []byte {
+	t.Helper()
+	x := wire.MPCTerm{Op: wire.TermRead, Read: &wire.MPCRead{Event: 1, Size: 8, Signed: true}}
+	q := wire.MPCQuery{
+		MPC: true,
+		Trace: wire.MCRTrace{
+			Threads: 2,
+			Events: []wire.MCREvent{
+				{T: 0, K: wire.MCRAccess, Acc: []wire.MCRMemAccess{{Loc: 7, Mask: ^uint64(0), Write: true}}},
+				{T: 1, K: wire.MCRAccess, Acc: []wire.MCRMemAccess{{Loc: 7, Mask: ^uint64(0), Read: true}}},
+			},
+			Init: []wire.MCRInit{{Loc: 7, V: 0}},
+		},
+		Inputs:   []wire.MPCInput{{Min: -100, Max: 100}},
+		Writes:   []wire.MPCWrite{{Event: 0, Size: 8, Value: wire.MPCTerm{Op: wire.TermInput}}},
+		Branches: []wire.MPCBranch{{T: 1, After: 1, Cond: wire.MPCTerm{Op: "==", Args: []wire.MPCTerm{x, {Op: wire.TermConst, V: 7}}}}},
+		Prefixes: []wire.MPCPrefix{
+			{Cuts: []wire.MPCCut{{T: 1, N: 1, Negate: true}}},
+			{Cuts: []wire.MPCCut{{T: 0}, {T: 1, N: 1, Negate: true}}},
+		},
+	}
+	b, err := json.Marshal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// checkMPCAnswer checks the answer line to mpcQuery: an MPCAnswer, which
+// has fields an MCRAnswer lacks.
+func checkMPCAnswer(t *testing.T, line []byte) {
+	t.Helper()
+	var a wire.MPCAnswer
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&a); err != nil {
+		t.Fatalf("answer %q: %v", line, err)
+	}
+	if a.Error != "" || len(a.Results) != 2 {
+		t.Fatalf("answer %+v, want two results", a)
+	}
+	if r := a.Results[0]; r.Status != wire.MCRSat || !reflect.DeepEqual(r.Prefix, []int32{0, 1}) || !reflect.DeepEqual(r.Inputs, []int64{7}) {
+		t.Errorf("negated branch: %+v, want sat with schedule [0 1] and input 7", r)
+	}
+	if r := a.Results[1]; r.Status != wire.MCRUnsat || !reflect.DeepEqual(r.Core, []int32{1}) {
+		t.Errorf("T0 cut: %+v, want unsat with core [1]", r)
+	}
+}
+
 // checkError checks that line is an answer with an Error containing want.
 func checkError(t *testing.T, line []byte, want string) {
 	t.Helper()
@@ -86,6 +139,31 @@ func TestServe(t *testing.T) {
 	checkError(t, lines[1], "not a query")
 	checkError(t, lines[2], "query line too long: more than")
 	checkAnswer(t, lines[3])
+}
+
+// MPC and MCR queries share the stream, each answered in its kind; an
+// MPC line that is not a query, or a malformed one, gets an error.
+func TestServeMPC(t *testing.T) {
+	mpc, mcr := mpcQuery(t), query(t)
+	bad := bytes.Replace(mpc, []byte(`"neg":true`), []byte(`"neg":7`), 1)
+	malformed := bytes.Replace(mpc, []byte(`"n":1`), []byte(`"n":2`), 1)
+	in := bytes.Join([][]byte{mpc, mcr, bad, malformed, mpc, []byte(`{"mpc":false}`)}, []byte("\n"))
+	var out bytes.Buffer
+	if err := serve(bytes.NewReader(in), &out, len(in)); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
+	if len(lines) != 6 {
+		t.Fatalf("%d answer lines, want 6:\n%s", len(lines), out.Bytes())
+	}
+	checkMPCAnswer(t, lines[0])
+	checkAnswer(t, lines[1])
+	checkError(t, lines[2], "not a query")
+	checkError(t, lines[3], "after branch 2, out of range")
+	checkMPCAnswer(t, lines[4])
+	if got := string(lines[5]); got != "{}" {
+		t.Errorf(`answer to {"mpc":false}: %s, want the empty MCRAnswer {}`, got)
+	}
 }
 
 func TestServeEmptyInput(t *testing.T) {
@@ -166,6 +244,7 @@ func TestCommand(t *testing.T) {
 	q := query(t)
 	checkAnswer(t, next(q))
 	checkError(t, next([]byte("garbage")), "not a query")
+	checkMPCAnswer(t, next(mpcQuery(t)))
 	checkAnswer(t, next(q))
 	stdin.Close()
 	if rest, _ := io.ReadAll(answers); len(rest) != 0 {

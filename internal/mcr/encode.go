@@ -15,14 +15,20 @@ import (
 // R, the target's order, with the base constraints asserted once on one
 // solver, and each target checked in its own scope.
 type encoder struct {
-	tr *trace
-	c  *z3.Context
-	s  *z3.Solver
-	o  []z3.Int // O_e
-	r  z3.Int   // R
+	order
+	s *z3.Solver
+	r z3.Int // R
 	// overlap memoizes, per location and mask, the writes to the location
 	// that touch the mask's bits.
 	overlap map[locMask][]write
+}
+
+// order is the order variables of a trace's events and the constraints
+// over them that MCR and MPC share.
+type order struct {
+	tr *trace
+	c  *z3.Context
+	o  []z3.Int // O_e
 }
 
 type locMask struct {
@@ -34,10 +40,8 @@ type locMask struct {
 // constraints on a new solver.
 func newEncoder(c *z3.Context, tr *trace) *encoder {
 	x := &encoder{
-		tr:      tr,
-		c:       c,
+		order:   order{tr: tr, c: c, o: make([]z3.Int, len(tr.events))},
 		s:       c.NewSolver(),
-		o:       make([]z3.Int, len(tr.events)),
 		r:       c.IntVar("r"),
 		overlap: make(map[locMask][]write),
 	}
@@ -56,7 +60,7 @@ func newEncoder(c *z3.Context, tr *trace) *encoder {
 func (x *encoder) inPrefix(e int32) z3.Bool { return x.c.Lt(x.o[e], x.r) }
 
 // before is O_a < O_b.
-func (x *encoder) before(a, b int32) z3.Bool { return x.c.Lt(x.o[a], x.o[b]) }
+func (x *order) before(a, b int32) z3.Bool { return x.c.Lt(x.o[a], x.o[b]) }
 
 // assertOrder asserts program order and the After edges.
 func (x *encoder) assertOrder() {
@@ -93,13 +97,22 @@ func (x *encoder) assertLocks() {
 	}
 }
 
-// exclude asserts the mutual exclusion of regions a and b, unless both
-// are shared. A region with no release cannot end first; a release that
-// precedes the other acquire in program order makes the constraint hold
-// already.
+// exclude asserts the mutual exclusion of regions a and b when both
+// acquires are in the prefix.
 func (x *encoder) exclude(a, b region) {
+	if p, ok := x.mutex(a, b); ok {
+		both := x.c.And(x.inPrefix(a.acq), x.inPrefix(b.acq))
+		x.s.Assert(x.c.Implies(both, p))
+	}
+}
+
+// mutex says that regions a and b do not overlap: one ends before the
+// other begins. It reports false when there is nothing to say: both are
+// shared, or a release precedes the other acquire in program order. A
+// region with no release cannot end first (two such regions give false).
+func (x *order) mutex(a, b region) (z3.Bool, bool) {
 	if a.shared && b.shared {
-		return
+		return z3.Bool{}, false
 	}
 	var first []z3.Bool
 	for _, p := range [2][2]region{{a, b}, {b, a}} {
@@ -108,12 +121,11 @@ func (x *encoder) exclude(a, b region) {
 			continue
 		}
 		if x.tr.po(u, next) {
-			return
+			return z3.Bool{}, false
 		}
 		first = append(first, x.before(u, next))
 	}
-	both := x.c.And(x.inPrefix(a.acq), x.inPrefix(b.acq))
-	x.s.Assert(x.c.Implies(both, x.c.Or(first...)))
+	return x.c.Or(first...), true
 }
 
 // assertValidity asserts that every read access of every event in the
@@ -157,7 +169,7 @@ func (x *encoder) valid(e int32, a wire.MCRMemAccess, v uint64) z3.Bool {
 // readsFrom says that e reads from write w: w runs before e, and each other
 // write of ws runs before w or after e. It reports false when program
 // order puts one between them.
-func (x *encoder) readsFrom(e, w int32, ws []write) (z3.Bool, bool) {
+func (x *order) readsFrom(e, w int32, ws []write) (z3.Bool, bool) {
 	all := []z3.Bool{x.before(w, e)}
 	for _, w2 := range ws {
 		switch {
@@ -173,7 +185,7 @@ func (x *encoder) readsFrom(e, w int32, ws []write) (z3.Bool, bool) {
 
 // readsInit says that e reads the initial value: every write of ws other
 // than e's own runs after e. It reports false when one must run before.
-func (x *encoder) readsInit(e int32, ws []write) (z3.Bool, bool) {
+func (x *order) readsInit(e int32, ws []write) (z3.Bool, bool) {
 	var all []z3.Bool
 	for _, w2 := range ws {
 		switch {

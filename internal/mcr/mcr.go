@@ -22,6 +22,11 @@
 // L, not with every pair of events; terms that program order decides are
 // left out. Every atom compares two order variables, so the context runs
 // Z3's difference-logic solver (z3.Config.DiffLogic).
+//
+// The package answers the queries of maximal path causality too (MPC;
+// sections 4.2 and 4.3 of the FSE 2018 paper; rt/wire's MPCQuery):
+// [SolveMPC] checks path prefixes of a trace, each over its subtrace with
+// the trace analysis of MCR, and names the threads of an unsat core.
 package mcr
 
 import (

@@ -392,6 +392,15 @@ func (c *Context) IntVal(v int64) Int {
 	return Int{c, c.keep("mk_int64", C.Z3_mk_int64(c.ctx, C.int64_t(v), c.intSort))}
 }
 
+// UintVal returns the integer constant v, for the unsigned values above
+// the int64 range (a uint64 read from memory, the bound of its type).
+func (c *Context) UintVal(v uint64) Int {
+	if !c.usable() {
+		return Int{c, nil}
+	}
+	return Int{c, c.keep("mk_unsigned_int64", C.Z3_mk_unsigned_int64(c.ctx, C.uint64_t(v), c.intSort))}
+}
+
 // IntVar returns the integer variable called name. The same name gives the
 // same variable.
 func (c *Context) IntVar(name string) Int {

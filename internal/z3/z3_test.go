@@ -124,6 +124,26 @@ func TestInt64Range(t *testing.T) {
 	}
 }
 
+// UintVal makes the unsigned constants above the int64 range, which
+// compare and add as integers.
+func TestUintVal(t *testing.T) {
+	c := newContext(t, Config{Model: true})
+	x := c.IntVar("x")
+	s := c.NewSolver()
+	const max = 1<<64 - 1
+	s.Assert(c.Eq(c.Add(x, c.UintVal(1<<63)), c.UintVal(max)))
+	mustCheck(t, s, Sat)
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := m.EvalInt(x); !ok || v != 1<<63-1 {
+		t.Errorf("x = %d, %v; want %d", v, ok, int64(1<<63-1))
+	}
+	s.Assert(c.Lt(c.UintVal(max), c.IntVal(1<<62)))
+	mustCheck(t, s, Unsat)
+}
+
 func TestUnsat(t *testing.T) {
 	c := newContext(t, Config{})
 	x := c.IntVar("x")
