@@ -492,3 +492,30 @@ func BenchmarkMPC(b *testing.B) {
 		})
 	}
 }
+
+// A cut with Until keeps a thread's events before that event: thread 0
+// reads y, starts thread 1 and then joins it (an event after thread 1's
+// read); with thread 1 cut before its read, thread 0 keeps its read and
+// its go statement but not the join, and its branch still holds.
+func TestMPCCutUntil(t *testing.T) {
+	var b mpcBuilder
+	b.init(y, 0)
+	ry := b.read(0, y, 0)
+	b.branch(0, ry, op("==", rdv(ry), cnst(0)), true)
+	g := b.add(wire.MCREvent{T: 0}) // go
+	rx := b.add(wire.MCREvent{T: 1, K: wire.MCRAccess, After: []int32{g}, Acc: []wire.MCRMemAccess{rd(y, full, 0)}})
+	b.branch(1, rx, op("==", rdv(rx), cnst(0)), true)
+	join := b.add(wire.MCREvent{T: 0, After: []int32{rx}})
+	until := wire.MPCCut{T: 0, N: 1, Until: join}
+	rs := solveMPCChecked(t, b.query(prefix(until, cut(1, 0, false)), prefix(wire.MPCCut{T: 0, N: 1, Until: g})))
+	wantMPC(t, rs, mpcSat, mpcUnsat(0, 1))
+	if len(rs[0].Prefix) != 2 || rs[0].Prefix[0] != ry || rs[0].Prefix[1] != g {
+		t.Errorf("prefix %v, want thread 0's read and go statement", rs[0].Prefix)
+	}
+	if a := SolveMPC(b.query(prefix(wire.MPCCut{T: 0, N: 0, Until: join}))); a.Error == "" {
+		t.Errorf("a cut until an event that keeps fewer branches than come before it is not refused")
+	}
+	if a := SolveMPC(b.query(prefix(wire.MPCCut{T: 0, N: 1, Negate: true, Until: join}))); a.Error == "" {
+		t.Errorf("a cut until an event that negates a branch is not refused")
+	}
+}

@@ -41,13 +41,14 @@ type cutAt struct {
 	n     int
 	neg   bool
 	whole bool
+	until int32 // > 0: the events before it are kept, not those up to the n-th branch
 }
 
 // solvePrefix answers prefix p on a new solver of c.
 func (x *mpcTrace) solvePrefix(c *z3.Context, p wire.MPCPrefix) (wire.MPCResult, error) {
 	cuts := make(map[int32]cutAt)
 	for _, ct := range p.Cuts {
-		cuts[ct.T] = cutAt{n: int(ct.N), neg: ct.Negate}
+		cuts[ct.T] = cutAt{n: int(ct.N), neg: ct.Negate, until: ct.Until}
 	}
 	keep := func(t int32) cutAt {
 		if ct, ok := cuts[t]; ok {
@@ -89,12 +90,15 @@ func (x *mpcTrace) solvePrefix(c *z3.Context, p wire.MPCPrefix) (wire.MPCResult,
 
 // subtrace marks the events of the subtrace of a prefix of cuts: a cut
 // thread's events up to the After event of its n-th branch (none when n
-// is 0), the other threads' all.
+// is 0), or before its until event, the other threads' all.
 func (x *mpcTrace) subtrace(cuts map[int32]cutAt) []bool {
 	last := make(map[int32]int32) // cut thread -> its last event kept
 	for t, ct := range cuts {
 		last[t] = -1
-		if ct.n > 0 {
+		switch {
+		case ct.until > 0:
+			last[t] = ct.until - 1
+		case ct.n > 0:
 			last[t] = x.branches[t][ct.n-1].After
 		}
 	}

@@ -133,7 +133,10 @@ func checkMPCOf(q *wire.MPCQuery, p wire.MPCPrefix, r wire.MPCResult, only map[i
 	neg := make(map[int32]bool)
 	for _, c := range p.Cuts {
 		last[c.T], kept[c.T], neg[c.T] = -1, int(c.N), c.Negate
-		if c.N > 0 {
+		switch {
+		case c.Until > 0:
+			last[c.T] = c.Until - 1
+		case c.N > 0:
 			last[c.T] = branches[c.T][c.N-1].After
 		}
 	}

@@ -116,6 +116,12 @@ func (x *mpcTrace) checkPrefix(p wire.MPCPrefix) error {
 			return fmt.Errorf("cut of thread %d after branch %d, out of range [0, %d]", c.T, c.N, n)
 		case c.N == 0 && c.Negate:
 			return fmt.Errorf("cut of thread %d after no branch negates one", c.T)
+		case c.Until < 0 || int(c.Until) > len(x.events):
+			return fmt.Errorf("cut of thread %d until event %d, out of range [0, %d]", c.T, c.Until, len(x.events))
+		case c.Until > 0 && c.Negate:
+			return fmt.Errorf("cut of thread %d until event %d negates a branch", c.T, c.Until)
+		case c.Until > 0 && (c.N > 0 && x.branches[c.T][c.N-1].After >= c.Until || int(c.N) < n && x.branches[c.T][c.N].After < c.Until):
+			return fmt.Errorf("cut of thread %d until event %d keeps %d branches, not the ones before it", c.T, c.Until, c.N)
 		}
 		cut[c.T] = true
 	}

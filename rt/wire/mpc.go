@@ -132,10 +132,16 @@ type MPCPrefix struct {
 }
 
 // MPCCut cuts thread T's path after its N-th branch (see MPCPrefix).
+// With Until > 0 the thread keeps its events before event Until instead
+// (and N must be the number of its branches before that event, none of
+// them negated): a thread that cannot go further because an event it
+// must follow is not in the subtrace (a join of a goroutine another cut
+// stops) keeps what it did before.
 type MPCCut struct {
 	T      int32 `json:"t"`
 	N      int32 `json:"n"`
 	Negate bool  `json:"neg,omitempty"`
+	Until  int32 `json:"until,omitempty"`
 }
 
 // MPCResult answers one prefix: MCRSat with the subtrace's events in a

@@ -575,12 +575,11 @@ func (p *MPC) extend(q wire.MPCPrefix, core []int32, from []int, path mpcPath, b
 }
 
 // closeCuts completes cuts so that the subtrace holds what its events
-// must follow: a goroutine kept further than a cut goroutine's go
-// statement that started it (or another event its events must follow)
-// is cut before the event that needs it, at the last of its branches
-// before it, as it went. ok is false when a negated branch's goroutine
-// would have to be cut so: the prefix then asks for what no run of the
-// trace's events gives.
+// must follow: a goroutine whose event must follow one outside the
+// subtrace (the go statement of a cut goroutine, the end of a goroutine
+// it joins) keeps what it did before that event (MPCCut.Until). ok is
+// false when a negated branch's goroutine would have to be cut so: the
+// prefix then asks for what no run of the trace's events gives.
 func (p *MPC) closeCuts(cuts []wire.MPCCut, bs []wire.MPCBranch) ([]wire.MPCCut, bool) {
 	threads := len(p.keys)
 	own := make([][]int32, threads) // thread -> the After of its branches
@@ -595,7 +594,10 @@ func (p *MPC) closeCuts(cuts []wire.MPCCut, bs []wire.MPCBranch) ([]wire.MPCCut,
 	for _, c := range cuts {
 		byT[c.T] = c
 		end[c.T] = -1
-		if c.N > 0 {
+		switch {
+		case c.Until > 0:
+			end[c.T] = c.Until - 1
+		case c.N > 0:
 			end[c.T] = own[c.T][c.N-1]
 		}
 	}
@@ -610,8 +612,8 @@ func (p *MPC) closeCuts(cuts []wire.MPCCut, bs []wire.MPCBranch) ([]wire.MPCCut,
 				if a <= end[p.tr.Events[a].T] {
 					continue
 				}
-				// e needs an event outside the subtrace: cut its thread
-				// at its last branch before e.
+				// e needs an event outside the subtrace: its thread
+				// keeps what it did before e.
 				c, cut := byT[ev.T]
 				if cut && c.Negate {
 					return nil, false
@@ -620,11 +622,11 @@ func (p *MPC) closeCuts(cuts []wire.MPCCut, bs []wire.MPCBranch) ([]wire.MPCCut,
 				for n < int32(len(own[ev.T])) && own[ev.T][n] < e {
 					n++
 				}
-				byT[ev.T] = wire.MPCCut{T: ev.T, N: n}
-				end[ev.T] = -1
-				if n > 0 {
-					end[ev.T] = own[ev.T][n-1]
+				byT[ev.T] = wire.MPCCut{T: ev.T, N: n, Until: e}
+				if e == 0 {
+					byT[ev.T] = wire.MPCCut{T: ev.T}
 				}
+				end[ev.T] = e - 1
 				changed = true
 				break
 			}

@@ -1,0 +1,222 @@
+package rt
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+
+	"interleave.dev/internal/mcr"
+	"interleave.dev/rt/internal/sched"
+	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/wire"
+)
+
+func (localSolver) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) { return mcr.SolveMPC(q), nil }
+
+// mpcProgram is a program with integer inputs, written as the
+// instrumenter writes a fuzz body: its accesses reported, its branches
+// with their terms (rt.Branch), its symbolic writes (rt.SymWrite).
+type mpcProgram struct {
+	name string
+	seed []int64
+	// body runs once with the input in; it returns the run's outcome,
+	// "error" where the program's bug shows.
+	body func(in []int64) string
+}
+
+func ms(k int) Site { return textbookSites + 100 + Site(k) }
+
+// mpcResult is what a search of an mpcProgram did.
+type mpcResult struct {
+	runs     int
+	outcomes []string
+	inputs   map[string][]int64 // outcome -> an input that reached it
+	complete bool
+}
+
+// runMPC explores p under strategy mpc (sound or simple) with the solver
+// in this process.
+func runMPC(t *testing.T, p mpcProgram, sound bool, limit int) (mpcResult, *strategy.MPC) {
+	t.Helper()
+	ins := make([]wire.MPCInput, len(p.seed))
+	for i, v := range p.seed {
+		ins[i] = wire.MPCInput{Min: -1 << 31, Max: 1<<31 - 1, Value: v}
+	}
+	m := strategy.NewMPC(localSolver{}, ins, 0)
+	m.Sound = sound
+	mpcRun.Store(m)
+	defer mpcRun.Store(nil)
+	r := mpcResult{inputs: map[string][]int64{}}
+	res := sched.Explore(sched.Config{
+		Strategy:   m,
+		Schedules:  limit,
+		Leaks:      true,
+		StuckAfter: 10 * time.Second,
+		Stall:      100 * time.Millisecond,
+	}, func() {
+		in := append([]int64(nil), m.Input()...)
+		o := p.body(in)
+		if _, ok := r.inputs[o]; !ok {
+			r.inputs[o] = in
+			r.outcomes = append(r.outcomes, o)
+		}
+	})
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if res.Diverged != "" || res.Finding != nil {
+		t.Fatalf("%s: diverged %q, finding %v", p.name, res.Diverged, res.Finding)
+	}
+	sort.Strings(r.outcomes)
+	r.runs, r.complete = res.Iterations, m.Complete()
+	t.Logf("%s (sound %v): %d runs, %d paths, %d queries for %d prefixes (%d sat, %d unsat, %d unknown, %d extended), %v solving; outcomes %v; incomplete %q",
+		p.name, sound, r.runs, m.Paths, m.Queries, m.Prefixes, m.Sat, m.Unsat, m.Unknown, m.Extended, m.SolverTime.Round(time.Millisecond), r.outcomes, m.Incomplete())
+	return r, m
+}
+
+// mpcFigure1 is the program of figure 1 of Yi and Huang (FSE 2018): T1
+// writes input i to x, T2 input j, and T3 fails when it reads 10. No
+// schedule fails with the seed input (0, 0); MCR, which keeps the input,
+// cannot find the error.
+func mpcFigure1() mpcProgram {
+	return mpcProgram{"figure1", []int64{0, 0}, func(in []int64) string {
+		i, j := int(in[0]), int(in[1])
+		x := 0
+		out := "ok"
+		done := spawnAll(3, func(k int) {
+			switch k {
+			case 0:
+				Write(&x, ms(1))
+				x = i
+				SymWrite(&x, ms(2), "i0")
+			case 1:
+				Write(&x, ms(3))
+				x = j
+				SymWrite(&x, ms(4), "i1")
+			case 2:
+				Read(&x, ms(5))
+				if Branch(x == 10, ms(6), "(== m0:i64 10)", &x) {
+					out = "error"
+				}
+			}
+		})
+		joinAll(done)
+		return out
+	}}
+}
+
+// mpcFigure6 is the program of figure 6(a) of Yi and Huang, the one that
+// shows strategy S1 unsound (section 4.3.1): T1 writes x = 1 when i == 0,
+// else x = 2 when j == 5; T2 fails when it reads 2. From the seed (0, 0)
+// the first trace shows no write of 2, so S1 finds "T1 takes i != 0 and T2
+// reads 2" unsatisfiable and never looks again; S2 extends T1 alone (its
+// path condition is not in the core), whose run shows the write of 2.
+func mpcFigure6() mpcProgram {
+	return mpcProgram{"figure6a", []int64{0, 0}, func(in []int64) string {
+		i, j := int(in[0]), int(in[1])
+		x := 0
+		out := "ok"
+		done := spawnAll(2, func(k int) {
+			switch k {
+			case 0:
+				if Branch(i == 0, ms(10), "(== i0 0)") {
+					Write(&x, ms(11))
+					x = 1
+				} else if Branch(j == 5, ms(12), "(== i1 5)") {
+					Write(&x, ms(13))
+					x = 2
+				}
+			case 1:
+				Read(&x, ms(14))
+				if Branch(x == 2, ms(15), "(== m0:i64 2)", &x) {
+					out = "error"
+				}
+			}
+		})
+		joinAll(done)
+		return out
+	}}
+}
+
+// TestMPCFigure1: mpc finds the input and the schedule together.
+func TestMPCFigure1(t *testing.T) {
+	r, _ := runMPC(t, mpcFigure1(), true, 100)
+	in, ok := r.inputs["error"]
+	if !ok {
+		t.Fatalf("mpc did not reach the error: outcomes %v", r.outcomes)
+	}
+	if in[0] != 10 && in[1] != 10 {
+		t.Errorf("the error was reached with input %v, neither of which is 10", in)
+	}
+	if !r.complete {
+		t.Errorf("mpc did not claim every path")
+	}
+	if r.runs > 4 {
+		t.Errorf("%d runs: figure 1 has 3 paths (T3's branch either way), the paper explores them in 2", r.runs)
+	}
+}
+
+// TestMPCSoundness: on figure 6(a), strategy S2 reaches the error and S1
+// does not (section 4.3.1 of the paper).
+func TestMPCSoundness(t *testing.T) {
+	p := mpcFigure6()
+	sound, _ := runMPC(t, p, true, 100)
+	if _, ok := sound.inputs["error"]; !ok {
+		t.Errorf("S2 missed the error: outcomes %v", sound.outcomes)
+	} else if in := sound.inputs["error"]; in[0] == 0 || in[1] != 5 {
+		t.Errorf("S2 reached the error with %v; it needs i != 0 and j == 5", in)
+	}
+	if !sound.complete {
+		t.Errorf("S2 did not claim every path")
+	}
+	simple, m := runMPC(t, p, false, 100)
+	if _, ok := simple.inputs["error"]; ok {
+		t.Errorf("S1 reached the error: figure 6(a) is the paper's example of a path it misses")
+	}
+	if m.Complete() {
+		t.Errorf("S1 claimed every path")
+	}
+}
+
+// TestMPCFixedTwins: where no input and schedule reach an error, mpc
+// explores every path and reports none.
+func TestMPCFixedTwins(t *testing.T) {
+	fixed := mpcProgram{"figure1-fixed", []int64{0, 0}, func(in []int64) string {
+		i, j := int(in[0]), int(in[1])
+		if Branch(i == 10 || j == 10, ms(20), "(|| (== i0 10) (== i1 10))") {
+			return "rejected" // the input is validated before it is published
+		}
+		x := 0
+		out := "ok"
+		done := spawnAll(3, func(k int) {
+			switch k {
+			case 0:
+				Write(&x, ms(21))
+				x = i
+				SymWrite(&x, ms(22), "i0")
+			case 1:
+				Write(&x, ms(23))
+				x = j
+				SymWrite(&x, ms(24), "i1")
+			case 2:
+				Read(&x, ms(25))
+				if Branch(x == 10, ms(26), "(== m0:i64 10)", &x) {
+					out = "error"
+				}
+			}
+		})
+		joinAll(done)
+		return out
+	}}
+	r, _ := runMPC(t, fixed, true, 100)
+	if _, ok := r.inputs["error"]; ok {
+		t.Errorf("mpc reached the error of a program that has none: %v", r.inputs["error"])
+	}
+	if !r.complete {
+		t.Errorf("mpc did not claim every path")
+	}
+	if fmt.Sprint(r.outcomes) != "[ok rejected]" {
+		t.Errorf("outcomes %v, want [ok rejected]", r.outcomes)
+	}
+}
