@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"interleave.dev/rt/internal/strategy"
@@ -132,13 +133,154 @@ func (s *solverProcess) Close() {
 	}
 }
 
+// solverPool is the solver of strategies mcr and mpc over several solver
+// processes: the targets (mcr) or prefixes (mpc) of one query are split
+// between them in consecutive runs, solved at once, and the answers put
+// back in order, so that the answer, and the search, do not depend on the
+// number of processes. The first process starts with the pool, the
+// others when a query has work for them.
+type solverPool struct {
+	start    func() (solverConn, error)
+	procs    []solverConn
+	size     int
+	minShare int // the fewest targets or prefixes a solver is given
+}
+
+// solverConn is one solver of a pool.
+type solverConn interface {
+	strategy.MCRSolver
+	strategy.MPCSolver
+	Close()
+}
+
+// newSolverPool starts the first of size solver processes at path.
+func newSolverPool(path string, size int) (*solverPool, error) {
+	return newPool(func() (solverConn, error) { return startSolver(path) }, size)
+}
+
+// newPool makes a pool of size solvers that start makes, and makes the
+// first.
+func newPool(start func() (solverConn, error), size int) (*solverPool, error) {
+	s, err := start()
+	if err != nil {
+		return nil, err
+	}
+	return &solverPool{start: start, procs: []solverConn{s}, size: max(1, size), minShare: defaultMinShare}, nil
+}
+
+// defaultMinShare is the fewest targets or prefixes a solver process is
+// given: a check takes about a millisecond, and a process costs a copy
+// of the query.
+const defaultMinShare = 4
+
+// split divides n items into at most p.size consecutive runs of about
+// p.minShare or more, starting processes as needed; it
+// returns the ends of the runs.
+func (p *solverPool) split(n int) ([]int, error) {
+	k := min(p.size, max(1, n/p.minShare))
+	for len(p.procs) < k {
+		s, err := p.start()
+		if err != nil {
+			return nil, err
+		}
+		p.procs = append(p.procs, s)
+	}
+	ends := make([]int, k)
+	for i := range ends {
+		ends[i] = n * (i + 1) / k
+	}
+	return ends, nil
+}
+
+// each calls f(i, lo, hi) for the runs of n items on their processes at
+// once, and returns the first error.
+func (p *solverPool) each(n int, f func(i, lo, hi int) error) error {
+	ends, err := p.split(n)
+	if err != nil {
+		return err
+	}
+	errs := make([]error, len(ends))
+	var wg sync.WaitGroup
+	lo := 0
+	for i, hi := range ends {
+		wg.Add(1)
+		go func(i, lo, hi int) {
+			defer wg.Done()
+			errs[i] = f(i, lo, hi)
+		}(i, lo, hi)
+		lo = hi
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Solve implements strategy.MCRSolver.
+func (p *solverPool) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) {
+	var out wire.MCRAnswer
+	answers := make([]*wire.MCRAnswer, p.size)
+	err := p.each(len(q.Targets), func(i, lo, hi int) error {
+		sub := *q
+		sub.Targets = q.Targets[lo:hi]
+		a, err := p.procs[i].Solve(&sub)
+		answers[i] = a
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range answers {
+		if a == nil {
+			continue
+		}
+		if a.Error != "" {
+			return a, nil
+		}
+		out.Results = append(out.Results, a.Results...)
+	}
+	return &out, nil
+}
+
+// SolveMPC implements strategy.MPCSolver.
+func (p *solverPool) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) {
+	var out wire.MPCAnswer
+	answers := make([]*wire.MPCAnswer, p.size)
+	err := p.each(len(q.Prefixes), func(i, lo, hi int) error {
+		sub := *q
+		sub.Prefixes = q.Prefixes[lo:hi]
+		a, err := p.procs[i].SolveMPC(&sub)
+		answers[i] = a
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range answers {
+		if a == nil {
+			continue
+		}
+		if a.Error != "" {
+			return a, nil
+		}
+		out.Results = append(out.Results, a.Results...)
+	}
+	return &out, nil
+}
+
+// Close ends the solver processes.
+func (p *solverPool) Close() {
+	for _, s := range p.procs {
+		s.Close()
+	}
+}
+
 // mcrStrategy makes strategy mcr for opts: over opts.mcrSolver when a test
-// set one, else over a solver process; stop ends the solver.
+// set one, else over a pool of opts.Workers solver processes; stop ends
+// the solver.
 func mcrStrategy(opts Options) (m *strategy.MCR, stop func(), err error) {
 	if opts.mcrSolver != nil {
 		return strategy.NewMCR(opts.mcrSolver, opts.SolverTimeout), func() {}, nil
 	}
-	p, err := startSolver(opts.Solver)
+	p, err := newSolverPool(opts.Solver, opts.Workers)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -152,7 +294,7 @@ func mpcStrategy(opts Options, fz *fuzzArgs) (m *strategy.MPC, stop func(), err 
 	var solver strategy.MPCSolver = opts.mpcSolver
 	stop = func() {}
 	if solver == nil {
-		p, err := startSolver(opts.Solver)
+		p, err := newSolverPool(opts.Solver, opts.Workers)
 		if err != nil {
 			return nil, nil, err
 		}

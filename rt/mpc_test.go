@@ -3,6 +3,7 @@ package rt
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -219,4 +220,64 @@ func TestMPCFixedTwins(t *testing.T) {
 	if fmt.Sprint(r.outcomes) != "[ok rejected]" {
 		t.Errorf("outcomes %v, want [ok rejected]", r.outcomes)
 	}
+}
+
+// countingSolver answers in this process and counts what it was given.
+type countingSolver struct {
+	localSolver
+	mu       *sync.Mutex
+	prefixes *[]int
+}
+
+func (c countingSolver) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) {
+	c.mu.Lock()
+	*c.prefixes = append(*c.prefixes, len(q.Prefixes))
+	c.mu.Unlock()
+	return c.localSolver.SolveMPC(q)
+}
+
+func (countingSolver) Close() {}
+
+// TestSolverPool: a pool splits a query's prefixes between its solvers,
+// and the search it answers is the same as with one solver: the same
+// runs, paths and outcome, whatever the number of solvers.
+func TestSolverPool(t *testing.T) {
+	p := mpcFigure6()
+	one, m1 := runMPC(t, p, true, 100)
+	var mu sync.Mutex
+	var shares []int
+	pool, err := newPool(func() (solverConn, error) {
+		return countingSolver{mu: &mu, prefixes: &shares}, nil
+	}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.minShare = 1
+	ins := []wire.MPCInput{{Min: -1 << 31, Max: 1<<31 - 1}, {Min: -1 << 31, Max: 1<<31 - 1}}
+	m := strategy.NewMPC(pool, ins, 0)
+	mpcRun.Store(m)
+	defer mpcRun.Store(nil)
+	outcomes := map[string]bool{}
+	res := sched.Explore(sched.Config{Strategy: m, Schedules: 100, Leaks: true, StuckAfter: 10 * time.Second},
+		func() { outcomes[p.body(append([]int64(nil), m.Input()...))] = true })
+	if res.Diverged != "" || m.Err() != nil {
+		t.Fatalf("diverged %q, error %v", res.Diverged, m.Err())
+	}
+	if res.Iterations != one.runs || m.Paths != m1.Paths || m.Prefixes != m1.Prefixes || m.Sat != m1.Sat || !outcomes["error"] {
+		t.Errorf("with 3 solvers: %d runs, %d paths, %d prefixes (%d sat), outcomes %v; with one: %d runs, %d paths, %d prefixes (%d sat)",
+			res.Iterations, m.Paths, m.Prefixes, m.Sat, outcomes, one.runs, m1.Paths, m1.Prefixes, m1.Sat)
+	}
+	if len(pool.procs) < 2 {
+		t.Errorf("the pool used %d solver for queries of up to %d prefixes", len(pool.procs), maxOf(shares...))
+	}
+}
+
+func maxOf(xs ...int) int {
+	m := 0
+	for _, x := range xs {
+		if x > m {
+			m = x
+		}
+	}
+	return m
 }

@@ -86,6 +86,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 		MaxChoices:    cfg.MaxChoices,
 		Input:         input,
 		MPC:           cfg.MPC,
+		Workers:       cfg.Workers,
 		fuzz:          fz,
 	}
 	if cfg.Progress != "" {
