@@ -56,12 +56,18 @@ func symbolic() (*sched.G, *strategy.MPC) {
 // integer and boolean operations on inputs, values read from memory,
 // local variables and constants; sym is c as a term.
 func Branch(cond bool, s Site, sym string, leaves ...any) bool {
+	if mpcRun.Load() != nil { // inlined: nothing more outside mpc
+		branch(cond, s, sym, leaves)
+	}
+	return cond
+}
+
+func branch(cond bool, s Site, sym string, leaves []any) {
 	if g, m := symbolic(); m != nil {
 		if t, ok := parseTerms(sym, leaves, g, m); ok && len(t) == 1 {
 			m.Branch(g.ID, uint32(s), t[0], cond)
 		}
 	}
-	return cond
 }
 
 // SymWrite reports the symbolic value, sym, of the write to *addr that
@@ -88,6 +94,12 @@ func SymWrite(addr any, s Site, sym string, leaves ...any) {
 // local variable numbered id, the Site of its declaration ("" for a value
 // that is not tracked).
 func SymSet(id Site, sym string, leaves ...any) {
+	if mpcRun.Load() != nil {
+		symSet(id, sym, leaves)
+	}
+}
+
+func symSet(id Site, sym string, leaves []any) {
 	g, m := symbolic()
 	if m == nil {
 		return

@@ -281,3 +281,36 @@ func maxOf(xs ...int) int {
 	}
 	return m
 }
+
+// BenchmarkBranchOff is what a rewritten condition costs outside mpc: the
+// check that no mpc search runs.
+func BenchmarkBranchOff(b *testing.B) {
+	x := 0
+	n := 0
+	for i := 0; i < b.N; i++ {
+		if Branch(x == i, ms(30), "(== m0:i64 v1)", &x, i) {
+			n++
+		}
+	}
+	_ = n
+}
+
+// BenchmarkSymSetOff is the same for the report of a local's value.
+func BenchmarkSymSetOff(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		SymSet(ms(31), "(+ l0 1)", ms(31), i)
+	}
+}
+
+// BenchmarkBranchOffPointer is BenchmarkBranchOff with a memory leaf
+// alone, a pointer, which needs no boxing.
+func BenchmarkBranchOffPointer(b *testing.B) {
+	x := 0
+	n := 0
+	for i := 0; i < b.N; i++ {
+		if Branch(x == i, ms(30), "(== m0:i64 0)", &x) {
+			n++
+		}
+	}
+	_ = n
+}
