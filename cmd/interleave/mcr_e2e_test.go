@@ -44,3 +44,46 @@ func TestMCREndToEnd(t *testing.T) {
 		t.Errorf("-reduce: exit %d\n%s", code, stderr)
 	}
 }
+
+var mpcLine = regexp.MustCompile(`interleave: MPC: (\d+) runs, (\d+) paths, (\d+) solver queries`)
+
+// TestMPCEndToEnd runs strategy mpc through the command on the fuzz test
+// of the kernel of the MPC paper's figure 6(a), whose seed corpus never
+// shows the bug: mpc finds the input and the schedule together, its
+// schedule file holds the input and replays, strategy S1 (-mpc simple)
+// misses it as the paper says, mcr with the seed input cannot find it,
+// and the fixed twin passes, every path covered.
+func TestMPCEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a kernel and the solver")
+	}
+	dir := kernelsDir(t)
+	code, stdout, stderr := cli(t, "test", "-C", dir, "-strategy", "mpc", "-run", "FuzzRun", "./mpc-fallback-write/buggy")
+	if code != driver.ExitFail || !strings.Contains(stdout, "(strategy mpc") || !strings.Contains(stdout, "saw the degraded state") {
+		t.Fatalf("buggy: exit %d, want 1 with the degraded state found by mpc\n%s\n%s", code, stdout, stderr)
+	}
+	r := replayLine.FindStringSubmatch(stdout)
+	if r == nil {
+		t.Fatalf("no replay line in the report:\n%s", stdout)
+	}
+	if code, out, stderr := cli(t, "replay", "-C", dir, r[1]); code != driver.ExitFail || !strings.Contains(out, "Run(") || !strings.Contains(out, ", 5): the watcher saw the degraded state") {
+		t.Errorf("replay: exit %d, want the finding with level 5\n%s\n%s", code, out, stderr)
+	}
+	code, stdout, stderr = cli(t, "test", "-C", dir, "-strategy", "mpc", "-mpc", "simple", "-v", "-run", "FuzzRun", "./mpc-fallback-write/buggy")
+	if code != 0 || !strings.Contains(stdout, "not complete: strategy S1") {
+		t.Errorf("-mpc simple: exit %d, want 0 (S1 misses the path) and not complete\n%s\n%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := cli(t, "test", "-C", dir, "-strategy", "mcr", "-run", "FuzzRun", "./mpc-fallback-write/buggy"); code != 0 {
+		t.Errorf("mcr with the seed input: exit %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = cli(t, "test", "-C", dir, "-strategy", "mpc", "-v", "-run", "FuzzRun", "./mpc-fallback-write/fixed")
+	if code != 0 {
+		t.Fatalf("fixed: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if m := mpcLine.FindStringSubmatch(stdout); m == nil || m[2] == "1" {
+		t.Errorf("fixed: no MPC line with several paths under -v:\n%s", stdout)
+	}
+	if strings.Contains(stdout, "not complete") {
+		t.Errorf("fixed: mpc did not cover every path:\n%s", stdout)
+	}
+}

@@ -517,8 +517,8 @@ func (e *prefixEncoder) closerToRun(m *z3.Model, lits []z3.Bool) (*z3.Model, err
 			return nil, fmt.Errorf("reading the unsat core: %w", err)
 		}
 		n := len(keep)
-		for _, k := range slices.Backward(core) {
-			if k >= len(lits) {
+		for i := len(core) - 1; i >= 0; i-- { // the module's go 1.21 has no slices.Backward
+			if k := core[i]; k >= len(lits) {
 				keep = slices.Delete(keep, k-len(lits), k-len(lits)+1)
 			}
 		}
