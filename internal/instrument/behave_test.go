@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// TestBehavior instruments small correct programs, builds them against
+// TestBehavior instruments small correct programs, with and without
+// Options.Symbolic, builds them against
 // the runtime of this repository, and checks that each prints exactly
 // what the original prints: outside an exploration rt behaves like the
 // operations it replaces.
@@ -26,23 +27,27 @@ func TestBehavior(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(p), ".go")
 		names = append(names, name)
 		pkg := loadFile(t, p)
-		files, warns, err := Package(pkg, Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		for _, w := range warns {
-			t.Logf("%s: warning: %s", name, w)
-		}
-		abs, _ := filepath.Abs(p)
-		out, ok := files[abs]
-		if !ok {
-			t.Fatalf("%s: nothing rewritten", p)
+		rewrite := func(opts Options) []byte {
+			files, warns, err := Package(pkg, opts)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			for _, w := range warns {
+				t.Logf("%s: warning: %s", name, w)
+			}
+			abs, _ := filepath.Abs(p)
+			out, ok := files[abs]
+			if !ok {
+				t.Fatalf("%s: nothing rewritten", p)
+			}
+			return out
 		}
 		orig, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for sub, src := range map[string][]byte{"orig": orig, "inst": out} {
+		srcs := map[string][]byte{"orig": orig, "inst": rewrite(Options{}), "sym": rewrite(Options{Symbolic: true})}
+		for sub, src := range srcs {
 			d := filepath.Join(dir, sub, name)
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				t.Fatal(err)
@@ -52,7 +57,7 @@ func TestBehavior(t *testing.T) {
 			}
 		}
 	}
-	if out, err := goCmd(t, dir, "vet", "./inst/..."); err != nil {
+	if out, err := goCmd(t, dir, "vet", "./inst/...", "./sym/..."); err != nil {
 		t.Fatalf("vet of the instrumented programs: %v\n%s", err, out)
 	}
 	for _, name := range names {
@@ -68,10 +73,13 @@ func TestBehavior(t *testing.T) {
 				}
 				return string(out)
 			}
-			want, got := run("orig"), run("inst")
+			want, got, sym := run("orig"), run("inst"), run("sym")
 			t.Logf("output:\n%s", got)
 			if got != want {
 				t.Errorf("instrumented output differs\n--- original:\n%s--- instrumented:\n%s", want, got)
+			}
+			if sym != want {
+				t.Errorf("output instrumented with Options.Symbolic differs\n--- original:\n%s--- instrumented:\n%s", want, sym)
 			}
 			if strings.TrimSpace(want) == "" {
 				t.Errorf("program printed nothing")

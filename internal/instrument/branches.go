@@ -45,38 +45,49 @@ import (
 // is followed on its line by rt.SymWrite(&x, site, sym, leaves...), sym
 // the term of the value written, when e is symbolic as above.
 
-// branches instruments the branches and writes of every fuzz body.
+// branches instruments the branches and writes of every fuzz body, or,
+// with Options.Symbolic, of every function of the file (see symbolic).
 func (r *rewriter) branches() {
+	if r.opts.Symbolic {
+		r.symbolic()
+		return
+	}
 	for _, lit := range r.fuzzLits {
 		fz := &fuzzBody{r: r, lit: lit, inputs: r.fuzzInputs(lit)}
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
-			var list []ast.Stmt
-			switch n := n.(type) {
-			case *ast.IfStmt:
-				fz.branch(n.Cond)
-			case *ast.ForStmt:
-				if n.Cond != nil {
-					fz.branch(n.Cond)
-				}
-			case *ast.BlockStmt:
-				list = n.List
-			case *ast.CaseClause:
-				list = n.Body
-			case *ast.CommClause:
-				list = n.Body
-			}
-			for _, s := range list {
-				for {
-					l, ok := s.(*ast.LabeledStmt)
-					if !ok {
-						break
-					}
-					s = l.Stmt
-				}
-				fz.symWrite(s)
-			}
+			fz.visit(n)
 			return true
 		})
+	}
+}
+
+// visit rewrites the condition of n, an if or for statement, and the
+// writes of the statements of n, a statement list.
+func (fz *fuzzBody) visit(n ast.Node) {
+	var list []ast.Stmt
+	switch n := n.(type) {
+	case *ast.IfStmt:
+		fz.branch(n.Cond)
+	case *ast.ForStmt:
+		if n.Cond != nil {
+			fz.branch(n.Cond)
+		}
+	case *ast.BlockStmt:
+		list = n.List
+	case *ast.CaseClause:
+		list = n.Body
+	case *ast.CommClause:
+		list = n.Body
+	}
+	for _, s := range list {
+		for {
+			l, ok := s.(*ast.LabeledStmt)
+			if !ok {
+				break
+			}
+			s = l.Stmt
+		}
+		fz.symWrite(s)
 	}
 }
 
@@ -85,6 +96,13 @@ type fuzzBody struct {
 	r      *rewriter
 	lit    *ast.FuncLit
 	inputs map[*types.Var]int // input parameter -> K
+
+	// With Options.Symbolic: the state of the file, and the function
+	// (*ast.FuncDecl or *ast.FuncLit) being rewritten, whose tracked
+	// local variables are "l" leaves; lit is nil.
+	st       *symState
+	fn       ast.Node
+	inputsOf *ast.FuncLit // the fuzz body whose inputs are inputs
 }
 
 // fuzzInputs returns the parameters of fuzz body lit that are inputs of
@@ -143,10 +161,33 @@ func (r *rewriter) fuzzInputs(lit *ast.FuncLit) map[*types.Var]int {
 // rt.Branch(cond, site, sym, leaves...) when it is symbolic.
 func (fz *fuzzBody) branch(cond ast.Expr) {
 	r := fz.r
-	if !r.isBool(cond) {
+	emit := func(t *symTerm, sym string) {
+		r.edits.wrap(r.off(cond.Pos()), r.off(cond.End()),
+			r.rt("Branch")+"(", ", "+r.site(cond.Pos())+", "+quote(sym)+t.leafList()+")")
+	}
+	if fz.st == nil {
+		if t, sym, ok := fz.branchTerm(cond, false); ok {
+			emit(t, sym)
+		}
 		return
 	}
+	if t, _, ok := fz.branchTerm(cond, true); ok {
+		fz.st.plan(t, func() {
+			if t, sym, ok := fz.branchTerm(cond, false); ok {
+				emit(t, sym)
+			}
+		})
+	}
+}
+
+// branchTerm returns the term of the condition cond, if it is symbolic.
+func (fz *fuzzBody) branchTerm(cond ast.Expr, dry bool) (*symTerm, string, bool) {
+	r := fz.r
+	if !r.isBool(cond) {
+		return nil, "", false
+	}
 	t := fz.newTerm()
+	t.dry = dry
 	// The reads the memory instrumentation reports for cond: those of
 	// cond itself, before the statement or by a function literal in front
 	// of it (instrumentStmt, instrumentCond), and those of the right
@@ -168,15 +209,36 @@ func (fz *fuzzBody) branch(cond ast.Expr) {
 	chain(cond)
 	sym, ok := t.term(cond, false)
 	if !ok || !t.symbolic {
-		return
+		return nil, "", false
 	}
-	r.edits.wrap(r.off(cond.Pos()), r.off(cond.End()),
-		r.rt("Branch")+"(", ", "+r.site(cond.Pos())+", "+quote(sym)+t.leafList()+")")
+	return t, sym, true
 }
 
 // symWrite follows a statement writing shared memory with a symbolic
 // value by rt.SymWrite.
 func (fz *fuzzBody) symWrite(s ast.Stmt) {
+	r := fz.r
+	emit := func(t *symTerm, addr, sym string) {
+		r.edits.insert(r.off(s.End()), "; "+r.rt("SymWrite")+"("+addr+", "+r.site(s.Pos())+", "+quote(sym)+t.leafList()+")")
+	}
+	if fz.st == nil {
+		if t, addr, sym, ok := fz.symWriteTerm(s, false); ok {
+			emit(t, addr, sym)
+		}
+		return
+	}
+	if t, _, _, ok := fz.symWriteTerm(s, true); ok {
+		fz.st.plan(t, func() {
+			if t, addr, sym, ok := fz.symWriteTerm(s, false); ok {
+				emit(t, addr, sym)
+			}
+		})
+	}
+}
+
+// symWriteTerm returns the address that s writes and the term of the
+// value written, if s writes shared memory a symbolic value.
+func (fz *fuzzBody) symWriteTerm(s ast.Stmt, dry bool) (t *symTerm, addr, sym string, ok bool) {
 	r := fz.r
 	var x, e ast.Expr
 	op := ""
@@ -224,28 +286,27 @@ func (fz *fuzzBody) symWrite(s ast.Stmt) {
 	if !written {
 		return
 	}
-	t := fz.newTerm()
+	t = fz.newTerm()
+	t.dry = dry
 	t.group(c.accs)
-	var sym string
 	if op == "" {
-		var ok bool
 		if sym, ok = t.term(e, false); !ok || !t.symbolic {
-			return
+			return nil, "", "", false
 		}
 	} else {
 		old, ok := t.leaf(x, false)
 		if !ok || !strings.HasPrefix(old, "m") {
-			return
+			return nil, "", "", false
 		}
 		y := "1"
 		if e != nil {
 			if y, ok = t.term(e, false); !ok {
-				return
+				return nil, "", "", false
 			}
 		}
 		sym = "(" + op + " " + old + " " + y + ")"
 	}
-	r.edits.insert(r.off(s.End()), "; "+r.rt("SymWrite")+"("+addr+", "+r.site(s.Pos())+", "+quote(sym)+t.leafList()+")")
+	return t, addr, sym, true
 }
 
 // A symTerm builds the term of one condition or written value.
@@ -255,6 +316,8 @@ type symTerm struct {
 	leaves   []string
 	slots    map[string]int // leaf expression -> J
 	symbolic bool           // the term has an input or a memory read
+	dry      bool           // only the term's shape matters: no sites are registered
+	uses     []*localVar    // the tracked variables the term mentions
 }
 
 func (fz *fuzzBody) newTerm() *symTerm {
@@ -411,6 +474,9 @@ func (t *symTerm) leaf(e ast.Expr, conditional bool) (string, bool) {
 		return "", false
 	}
 	v, ok := r.info.Uses[id].(*types.Var)
+	if ok && fz.st != nil {
+		return t.localLeaf(id, v)
+	}
 	if !ok || v.IsField() || v.Pos() < fz.lit.Pos() || v.Pos() >= fz.lit.End() || intOrBool(v.Type()) == nil {
 		return "", false
 	}

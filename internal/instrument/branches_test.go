@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // TestBranchTerms rewrites a fuzz body with one if statement per case and
@@ -278,5 +280,96 @@ func TestFuzzBranchBehavior(t *testing.T) {
 	t.Logf("output:\n%s", got)
 	if got != want {
 		t.Errorf("rewritten output differs\n--- original:\n%s--- rewritten:\n%s\n--- source:\n%s", want, got, out)
+	}
+}
+
+// TestSymbolicKernel rewrites, with Options.Symbolic, a copy of the
+// mpc-sentinel kernel's buggy package and its tests, checks the symbolic
+// calls its functions get, and runs its tests (and the fuzz test's seed
+// corpus) natively, original and rewritten: both must pass alike.
+func TestSymbolicKernel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs tests")
+	}
+	src, err := filepath.Abs(filepath.Join("testdata", "kernels", "mpcsentinel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &packages.Config{Mode: loadMode, Dir: src, Tests: true}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg *packages.Package
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.ID, ".test]") {
+			pkg = p
+		}
+	}
+	if pkg == nil {
+		t.Fatalf("no test variant among %d packages", len(pkgs))
+	}
+	files, warns, err := Package(pkg, Options{Symbolic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warns {
+		t.Errorf("warning: %s", w)
+	}
+	var all strings.Builder
+	for _, out := range files {
+		all.Write(out)
+	}
+	for _, want := range []string{
+		`SymEnter("interleave.dev/internal/instrument/testdata/kernels/mpcsentinel.Run", &i, &j)`,
+		`Branch(i+1 == Closed || j == Closed, `,
+		`SymWrite(&x, `, // x = i and x = x + 1
+		`"(+ m0:i64 1)"`,
+		`SymSet(`, // v := x
+		`"(== l0 7)"`,
+		`Run(__rt.SymCall[int](i, "interleave.dev/internal/instrument/testdata/kernels/mpcsentinel.Run", "i0 i1"), j)`,
+	} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("no %s in the rewritten kernel:\n%s", want, all.String())
+		}
+	}
+	dir := tempModule(t)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range []string{"orig", "inst"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			path := filepath.Join(src, e.Name())
+			b, ok := files[path]
+			if !ok || sub == "orig" {
+				if b, err = os.ReadFile(path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, sub, e.Name()), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if out, err := goCmd(t, dir, "vet", "./inst"); err != nil {
+		t.Fatalf("vet of the rewritten kernel: %v\n%s", err, out)
+	}
+	run := func(sub string) string {
+		exe := filepath.Join(dir, "bin", sub+".test")
+		if out, err := goCmd(t, dir, "test", "-c", "-o", exe, "./"+sub); err != nil {
+			t.Fatalf("build %s: %v\n%s", sub, err, out)
+		}
+		out, err := exec.Command(exe, "-test.run=.", "-test.count=20").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", sub, err, out)
+		}
+		return string(out)
+	}
+	if want, got := run("orig"), run("inst"); got != want {
+		t.Errorf("rewritten output differs\n--- original:\n%s--- rewritten:\n%s", want, got)
 	}
 }

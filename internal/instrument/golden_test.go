@@ -45,13 +45,22 @@ func goldenName(input string) string {
 	return strings.TrimSuffix(input, ".input.go") + ".go"
 }
 
+// symbolicMark, a line of a testdata input, rewrites it with
+// Options.Symbolic.
+const symbolicMark = "// instrument: symbolic\n"
+
 // instrumentInput rewrites one testdata input; the warnings are appended
 // as comments.
 func instrumentInput(t *testing.T, input string) []byte {
 	t.Helper()
 	pkg := loadFile(t, input)
 	f := pkg.Syntax[0]
-	out, warns, err := File(pkg.Fset, f, pkg.Types, pkg.TypesInfo, goldenName(input), Options{})
+	src, err := os.ReadFile(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Symbolic: bytes.Contains(src, []byte("\n"+symbolicMark))}
+	out, warns, err := File(pkg.Fset, f, pkg.Types, pkg.TypesInfo, goldenName(input), opts)
 	if err != nil {
 		t.Fatalf("%s: %v", input, err)
 	}

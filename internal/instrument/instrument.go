@@ -24,6 +24,12 @@ type Options struct {
 	// RuntimeImport is the import path of the runtime package
 	// (default DefaultRuntimeImport).
 	RuntimeImport string
+
+	// Symbolic makes every function of the file report its branch
+	// conditions, symbolic writes, local variables and call arguments to
+	// strategy mpc, not only fuzz bodies (see symbolic.go). It is meant
+	// for the code under test, the main module's.
+	Symbolic bool
 }
 
 // Warning is a construct left as it was, with its original position.

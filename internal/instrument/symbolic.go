@@ -1,0 +1,836 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Symbolic code (Options.Symbolic, strategy mpc).
+//
+// With Options.Symbolic the rewrite of fuzz bodies (see branches) applies
+// to every function declaration, method and function literal of the file,
+// and local variables, parameters and call arguments carry symbolic
+// values too. Inputs ("i" K) are still only the fuzz bodies' parameters.
+//
+// A local variable of integer or boolean type (a parameter, a named
+// result, or a variable declared in the function) that the memory
+// instrumentation does not treat as shared, and that is not a receiver,
+// is tracked when it may hold a symbolic value (a parameter of a function
+// declaration, or a variable assigned a term with an input, a read or
+// another such variable) and some rewritten condition, write, call or
+// tracked variable's value mentions it:
+//
+//   - A variable no function literal captures is "l" J: leaves[J] is its
+//     number, the Site of its declaration, and leaves[J+1] its value. A
+//     statement of a statement list assigning it, v = e, v := e, var v = e,
+//     is followed on its line by rt.SymSet(id, sym, leaves...), sym e's
+//     term, or "" when e is not symbolic (a call, a map read...); when e
+//     mentions a name the statement assigns, and for v op= e, v++, v--,
+//     the call comes before the statement with the term of the new value
+//     over the old one (e has no calls: its leaves can be evaluated
+//     early). An assignment in the init statement of an if, for or switch
+//     statement is reported before that statement. The variables of a
+//     range clause and of a select case get rt.SymSet(id, "") at the start
+//     of the body.
+//   - A variable that function literals capture (and, not being shared,
+//     nobody assigns after its declaration) is "a" J ":" TY with &v as
+//     leaves[J]; its declaration is followed by rt.SymSetAt(&v, sym, ...).
+//   - A function declaration (not generic, not variadic) with a tracked
+//     parameter starts with rt.SymEnter("FN", p...): each parameter's
+//     number, address, or nil when it is not tracked. Other tracked
+//     parameters (of function literals) and named results are reset at the
+//     start of the body (rt.SymSet(id, "")).
+//   - A call of a function or method of the package (not through a func
+//     value or an interface, not generic, not variadic, not in a go or
+//     defer statement), whose arguments make no calls and have no side
+//     effects, and one of which is symbolic, wraps its first argument:
+//     rt.SymCall[T](arg0, "FN", "t1 t2 ...", leaves...), one term per
+//     argument or "_". A call of a function of this file is wrapped only
+//     if that function calls rt.SymEnter. A read of shared memory is a
+//     leaf of an argument only when the call is the only one of its
+//     statement (an expression statement, assignment, declaration or
+//     return), which reports the read before it.
+//
+// A variable assigned where no call can be placed (a for loop's post
+// statement, the init statement of an else if or of a labeled statement
+// when the report must come before) is not tracked: its leaves are
+// concrete values ("v" J). So are locals that are not tracked.
+
+// symState is the state of a symbolic rewrite of one file.
+type symState struct {
+	r       *rewriter
+	vars    map[*types.Var]*localVar
+	decls   map[*types.Func]*ast.FuncDecl
+	entered map[*ast.FuncDecl][]*localVar // parameters bound by SymEnter, nil for the others
+	plans   []*symPlan
+}
+
+// A localVar is a candidate local variable.
+type localVar struct {
+	v        *types.Var
+	decl     *ast.Ident
+	fz       *fuzzBody // its function
+	captured bool      // by a function literal: an "a" leaf
+	param    bool      // bound by SymEnter
+	symbolic bool      // may hold a symbolic value
+	needed   bool      // some rewrite mentions it
+	defs     []*symDef
+	id       string // the Site of decl, once registered
+}
+
+// A symDef is a statement giving a candidate variable a value.
+type symDef struct {
+	lv   *localVar
+	lhs  *ast.Ident // the variable as assigned (nil at a body's start)
+	stmt ast.Stmt   // whose reported reads the term may use (nil: none)
+	rhs  ast.Expr   // the value, nil when not tracked
+	op   string     // v op= rhs; with rhs nil, v++ or v--
+	at   int        // offset of the report
+	how  int        // placeAfter, placeBefore, placeStart
+}
+
+const (
+	placeAfter  = iota // "; call" at the end of a statement
+	placeBefore        // "call; " in front of a statement
+	placeStart         // " call;" after a { or :
+)
+
+// A symPlan is a rewrite decided before the variables it mentions are
+// known to be needed.
+type symPlan struct {
+	uses []*localVar
+	emit func()
+}
+
+func (st *symState) plan(t *symTerm, emit func()) {
+	st.plans = append(st.plans, &symPlan{uses: t.uses, emit: emit})
+	for _, lv := range t.uses {
+		st.need(lv)
+	}
+}
+
+// symbolic rewrites every function of the file (see the comment above).
+func (r *rewriter) symbolic() {
+	st := &symState{
+		r: r, vars: make(map[*types.Var]*localVar), decls: make(map[*types.Func]*ast.FuncDecl),
+		entered: make(map[*ast.FuncDecl][]*localVar),
+	}
+	inputs := make(map[*ast.FuncLit]map[*types.Var]int)
+	isInput := make(map[*types.Var]bool)
+	for _, lit := range r.fuzzLits {
+		inputs[lit] = r.fuzzInputs(lit)
+		for v := range inputs[lit] {
+			isInput[v] = true
+		}
+	}
+	var fns []*fuzzBody
+	var lits []*ast.FuncLit
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body != nil {
+				fns = append(fns, &fuzzBody{r: r, st: st, fn: n, inputs: map[*types.Var]int{}})
+				if f, ok := r.info.Defs[n.Name].(*types.Func); ok {
+					st.decls[f] = n
+				}
+			}
+		case *ast.FuncLit:
+			lits = append(lits, n)
+			fz := &fuzzBody{r: r, st: st, fn: n, inputs: map[*types.Var]int{}}
+			for lit, in := range inputs { // the innermost fuzz body around n
+				if lit.Pos() <= n.Pos() && n.End() <= lit.End() {
+					if cur := fz.inputsOf; cur == nil || cur.Pos() < lit.Pos() {
+						fz.inputsOf, fz.inputs = lit, in
+					}
+				}
+			}
+			fns = append(fns, fz)
+		}
+		return true
+	})
+	owner := func(pos token.Pos) *fuzzBody {
+		var in *fuzzBody
+		for _, fz := range fns { // outer functions come first
+			if fz.fn.Pos() <= pos && pos < fz.fn.End() {
+				in = fz
+			}
+		}
+		return in
+	}
+
+	// The candidates.
+	receivers := make(map[*types.Var]bool)
+	for _, fz := range fns {
+		if fd, ok := fz.fn.(*ast.FuncDecl); ok && fd.Recv != nil {
+			for _, f := range fd.Recv.List {
+				for _, n := range f.Names {
+					if v, ok := r.info.Defs[n].(*types.Var); ok {
+						receivers[v] = true
+					}
+				}
+			}
+		}
+	}
+	for id, obj := range r.info.Defs {
+		v, ok := obj.(*types.Var)
+		if !ok || v.IsField() || id.Name == "_" || id.Pos() < r.file.Pos() || id.Pos() >= r.file.End() ||
+			v.Parent() == nil || v.Parent() == r.pkg.Scope() || intOrBool(v.Type()) == nil ||
+			r.shared[v] || isInput[v] || receivers[v] {
+			continue
+		}
+		fz := owner(id.Pos())
+		if fz == nil {
+			continue
+		}
+		st.vars[v] = &localVar{v: v, decl: id, fz: fz}
+	}
+	for _, lit := range lits {
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := r.info.Uses[id].(*types.Var); ok {
+					if lv := st.vars[v]; lv != nil && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
+						lv.captured = true
+					}
+				}
+			}
+			return true
+		})
+	}
+
+	st.collectDefs(fns)
+	// Which candidates may hold symbolic values.
+	for changed := true; changed; {
+		changed = false
+		for _, lv := range st.sorted() {
+			if lv.symbolic {
+				continue
+			}
+			for _, d := range lv.defs {
+				if t, _, ok := d.term(true); ok && t.symbolic {
+					lv.symbolic, changed = true, true
+					break
+				}
+			}
+		}
+	}
+
+	// Conditions and writes, then calls, whose wrapping depends on the
+	// callees' parameters being needed.
+	for _, fz := range fns {
+		ast.Inspect(fz.body(), func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			fz.visit(n)
+			return true
+		})
+	}
+	type callSite struct {
+		fz   *fuzzBody
+		call *ast.CallExpr
+		fn   *types.Func
+	}
+	var calls []callSite
+	for _, fz := range fns {
+		ast.Inspect(fz.body(), func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if p, ok := r.parents[n].(*ast.GoStmt); ok && p.Call == n {
+					return true
+				}
+				if p, ok := r.parents[n].(*ast.DeferStmt); ok && p.Call == n {
+					return true
+				}
+				if f := fz.staticCallee(n); f != nil {
+					calls = append(calls, callSite{fz, n, f})
+				}
+			}
+			return true
+		})
+	}
+	done := make([]bool, len(calls))
+	for changed := true; changed; {
+		changed = false
+		for i, c := range calls {
+			if done[i] {
+				continue
+			}
+			if fd := st.decls[c.fn]; fd != nil && !st.enters(fd) {
+				continue
+			}
+			if t, _, ok := c.fz.callTerms(c.call, c.fn, true); ok {
+				done[i], changed = true, true
+				fz, call, fn := c.fz, c.call, c.fn
+				st.plan(t, func() { fz.symCall(call, fn) })
+			}
+		}
+	}
+
+	for _, p := range st.plans {
+		p.emit()
+	}
+	for _, lv := range st.sorted() {
+		if !lv.needed {
+			continue
+		}
+		for _, d := range lv.defs {
+			d.emit()
+		}
+	}
+	for _, fz := range fns {
+		fd, ok := fz.fn.(*ast.FuncDecl)
+		if !ok || !st.enters(fd) {
+			continue
+		}
+		var ps []string
+		for _, lv := range st.entered[fd] {
+			switch {
+			case lv == nil || !lv.needed:
+				ps = append(ps, "nil")
+			case lv.captured:
+				ps = append(ps, "&"+lv.decl.Name)
+			default:
+				ps = append(ps, lv.site())
+			}
+		}
+		fn := r.info.Defs[fd.Name].(*types.Func)
+		r.edits.insert(r.off(fd.Body.Lbrace)+1, " "+r.rt("SymEnter")+"("+quote(fn.FullName())+", "+strings.Join(ps, ", ")+");")
+	}
+}
+
+// body returns the body of the function fz rewrites.
+func (fz *fuzzBody) body() *ast.BlockStmt {
+	switch f := fz.fn.(type) {
+	case *ast.FuncDecl:
+		return f.Body
+	case *ast.FuncLit:
+		return f.Body
+	}
+	return nil
+}
+
+// sorted returns the candidates in the order of their declarations.
+func (st *symState) sorted() []*localVar {
+	lvs := make([]*localVar, 0, len(st.vars))
+	for _, lv := range st.vars {
+		lvs = append(lvs, lv)
+	}
+	sort.Slice(lvs, func(i, j int) bool { return lvs[i].decl.Pos() < lvs[j].decl.Pos() })
+	return lvs
+}
+
+// enters reports whether function declaration fd calls rt.SymEnter: one
+// of its parameters is needed.
+func (st *symState) enters(fd *ast.FuncDecl) bool {
+	for _, lv := range st.entered[fd] {
+		if lv != nil && lv.needed {
+			return true
+		}
+	}
+	return false
+}
+
+// need marks lv needed, and the variables its values mention.
+func (st *symState) need(lv *localVar) {
+	if lv.needed {
+		return
+	}
+	lv.needed = true
+	for _, d := range lv.defs {
+		if t, _, ok := d.term(true); ok && t.symbolic {
+			for _, u := range t.uses {
+				st.need(u)
+			}
+		}
+	}
+}
+
+// site returns the expression naming lv, registering its site once.
+func (lv *localVar) site() string {
+	if lv.id == "" {
+		lv.id = lv.fz.r.site(lv.decl.Pos())
+	}
+	return lv.id
+}
+
+// localLeaf returns the leaf of local variable v, used as id.
+func (t *symTerm) localLeaf(id *ast.Ident, v *types.Var) (string, bool) {
+	fz := t.fz
+	r := fz.r
+	if lv := fz.st.vars[v]; lv != nil && lv.symbolic && (lv.captured || lv.fz == fz) {
+		t.symbolic = true
+		t.uses = append(t.uses, lv)
+		if lv.captured {
+			ty := r.memType(v.Type())
+			if ty == "" {
+				return "", false
+			}
+			return t.slot("a", "&"+id.Name) + ":" + ty, true
+		}
+		key := "l" + id.Name
+		if j, ok := t.slots[key]; ok {
+			return "l" + strconv.Itoa(j), true
+		}
+		j := len(t.leaves)
+		t.slots[key] = j
+		num := "0"
+		if !t.dry {
+			num = lv.site()
+		}
+		t.leaves = append(t.leaves, num, id.Name)
+		return "l" + strconv.Itoa(j), true
+	}
+	if v.IsField() || v.Parent() == nil || v.Parent() == r.pkg.Scope() || intOrBool(v.Type()) == nil {
+		return "", false
+	}
+	return t.slot("v", id.Name), true
+}
+
+// collectDefs finds the statements giving the candidates values. A
+// candidate assigned where no report can be placed is dropped.
+func (st *symState) collectDefs(fns []*fuzzBody) {
+	r := st.r
+	drop := make(map[*localVar]bool)
+	lvOf := func(e ast.Expr) (*localVar, *ast.Ident) {
+		id, ok := unparen(e).(*ast.Ident)
+		if !ok {
+			return nil, nil
+		}
+		obj := r.info.Defs[id]
+		if obj == nil {
+			obj = r.info.Uses[id]
+		}
+		v, ok := obj.(*types.Var)
+		if !ok {
+			return nil, nil
+		}
+		return st.vars[v], id
+	}
+	// Parameters and results.
+	for _, fz := range fns {
+		var ft *ast.FuncType
+		fd, isDecl := fz.fn.(*ast.FuncDecl)
+		if isDecl {
+			ft = fd.Type
+		} else {
+			ft = fz.fn.(*ast.FuncLit).Type
+		}
+		body := fz.body()
+		bound := false
+		if isDecl {
+			if f, ok := r.info.Defs[fd.Name].(*types.Func); ok {
+				sig := f.Type().(*types.Signature)
+				bound = !sig.Variadic() && sig.TypeParams().Len() == 0 && sig.RecvTypeParams().Len() == 0
+			}
+		}
+		start := func(lv *localVar) {
+			lv.defs = append(lv.defs, &symDef{lv: lv, at: r.off(body.Lbrace) + 1, how: placeStart})
+		}
+		if ft.Params != nil {
+			var entered []*localVar
+			for _, f := range ft.Params.List {
+				if len(f.Names) == 0 {
+					entered = append(entered, nil)
+				}
+				for _, n := range f.Names {
+					lv, _ := lvOf(n)
+					entered = append(entered, lv)
+					if lv == nil {
+						continue
+					}
+					if bound {
+						lv.param, lv.symbolic = true, true
+					} else {
+						start(lv)
+					}
+				}
+			}
+			if bound {
+				st.entered[fd] = entered
+			}
+		}
+		if ft.Results != nil {
+			for _, f := range ft.Results.List {
+				for _, n := range f.Names {
+					if lv, _ := lvOf(n); lv != nil {
+						start(lv)
+					}
+				}
+			}
+		}
+	}
+	// place returns where a report of statement s goes, before or after
+	// it, and the statement whose reported reads it may use.
+	place := func(s ast.Stmt, before bool) (at int, how int, reads ast.Stmt, ok bool) {
+		p := r.parents[s]
+		switch p := p.(type) {
+		case *ast.BlockStmt, *ast.CaseClause:
+			if before {
+				return r.off(s.Pos()), placeBefore, s, true
+			}
+			return r.off(s.End()), placeAfter, s, true
+		case *ast.CommClause:
+			if p.Comm == s {
+				return r.off(p.Colon) + 1, placeStart, nil, true
+			}
+			if before {
+				return r.off(s.Pos()), placeBefore, s, true
+			}
+			return r.off(s.End()), placeAfter, s, true
+		case *ast.LabeledStmt:
+			if before {
+				return 0, 0, nil, false // a goto would skip it
+			}
+			return r.off(s.End()), placeAfter, s, true
+		case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.ForStmt:
+			var init ast.Stmt
+			switch p := p.(type) {
+			case *ast.IfStmt:
+				init = p.Init
+				if pp, ok := r.parents[p].(*ast.IfStmt); ok && pp.Else == p {
+					return 0, 0, nil, false
+				}
+			case *ast.SwitchStmt:
+				init = p.Init
+			case *ast.TypeSwitchStmt:
+				init = p.Init
+			case *ast.ForStmt:
+				init = p.Init
+			}
+			if init != s {
+				return 0, 0, nil, false
+			}
+			switch r.parents[p].(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				return r.off(p.Pos()), placeBefore, p.(ast.Stmt), true
+			}
+		}
+		return 0, 0, nil, false
+	}
+	add := func(lv *localVar, d *symDef, s ast.Stmt, before bool) {
+		if lv.captured && before {
+			// &v does not exist before its declaration, and a captured
+			// variable is only assigned there.
+			if d.rhs == nil && d.op == "" {
+				before = false
+			} else {
+				d.rhs, d.op, before = nil, "", false
+			}
+		}
+		at, how, reads, ok := place(s, before)
+		if !ok {
+			drop[lv] = true
+			return
+		}
+		d.lv, d.at, d.how, d.stmt = lv, at, how, reads
+		lv.defs = append(lv.defs, d)
+	}
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			names := make(map[string]bool)
+			var targets []*localVar
+			for _, l := range s.Lhs {
+				if id, ok := unparen(l).(*ast.Ident); ok {
+					names[id.Name] = true
+				}
+				if lv, _ := lvOf(l); lv != nil {
+					targets = append(targets, lv)
+				}
+			}
+			for i, l := range s.Lhs {
+				lv, id := lvOf(l)
+				if lv == nil {
+					continue
+				}
+				d := &symDef{lhs: id}
+				before := false
+				switch s.Tok {
+				case token.ASSIGN, token.DEFINE:
+					if len(s.Lhs) == len(s.Rhs) {
+						d.rhs = s.Rhs[i]
+						if mentions(d.rhs, names) {
+							before = true
+							if len(targets) > 1 {
+								d.rhs, before = nil, false // reports in sequence would see each other
+							}
+						}
+					}
+				case token.ADD_ASSIGN, token.SUB_ASSIGN, token.MUL_ASSIGN:
+					d.op, d.rhs, before = strings.TrimSuffix(s.Tok.String(), "="), s.Rhs[0], true
+				}
+				if p, ok := r.parents[s].(*ast.ForStmt); ok && p.Post == s {
+					drop[lv] = true
+					continue
+				}
+				add(lv, d, s, before)
+			}
+		case *ast.IncDecStmt:
+			lv, id := lvOf(s.X)
+			if lv == nil {
+				return true
+			}
+			if p, ok := r.parents[s].(*ast.ForStmt); ok && p.Post == s {
+				drop[lv] = true
+				return true
+			}
+			op := "+"
+			if s.Tok == token.DEC {
+				op = "-"
+			}
+			add(lv, &symDef{lhs: id, op: op}, s, true)
+		case *ast.DeclStmt:
+			gd, ok := s.Decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				return true
+			}
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				names := make(map[string]bool)
+				for _, n := range vs.Names {
+					names[n.Name] = true
+				}
+				for i, n := range vs.Names {
+					lv, _ := lvOf(n)
+					if lv == nil {
+						continue
+					}
+					d := &symDef{lhs: n}
+					before := false
+					if len(vs.Values) == len(vs.Names) {
+						d.rhs = vs.Values[i]
+						if mentions(d.rhs, names) {
+							d.rhs = nil // var v = v: the other v is gone after
+						}
+					}
+					add(lv, d, s, before)
+				}
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{s.Key, s.Value} {
+				if e == nil {
+					continue
+				}
+				if lv, _ := lvOf(e); lv != nil {
+					lv.defs = append(lv.defs, &symDef{lv: lv, at: r.off(s.Body.Lbrace) + 1, how: placeStart})
+				}
+			}
+		}
+		return true
+	})
+	for lv := range drop {
+		delete(st.vars, lv.v)
+	}
+	for fd, ps := range st.entered {
+		for i, lv := range ps {
+			if drop[lv] {
+				ps[i] = nil
+			}
+		}
+		st.entered[fd] = ps
+	}
+}
+
+// term returns the term of the value d gives its variable.
+func (d *symDef) term(dry bool) (*symTerm, string, bool) {
+	fz := d.lv.fz
+	r := fz.r
+	if d.rhs == nil && d.op == "" {
+		return nil, "", false
+	}
+	t := fz.newTerm()
+	t.dry = dry
+	if d.stmt != nil {
+		c := &collector{r: r, start: d.stmt.Pos(), seen: make(map[string]int), dry: true}
+		c.stmt(d.stmt)
+		if c.calls > 0 {
+			return nil, "", false // calls are not symbolic, and reads may be reported late
+		}
+		t.group(c.accs)
+	}
+	y := "1"
+	if d.rhs != nil {
+		var ok bool
+		if y, ok = t.term(d.rhs, false); !ok {
+			return nil, "", false
+		}
+	}
+	if d.op == "" {
+		return t, y, true
+	}
+	old, ok := t.leaf(d.lhs, false)
+	if !ok {
+		return nil, "", false
+	}
+	return t, "(" + d.op + " " + old + " " + y + ")", true
+}
+
+// emit reports the value d gives its variable.
+func (d *symDef) emit() {
+	lv := d.lv
+	r := lv.fz.r
+	var call string
+	args := ""
+	if t, sym, ok := d.term(false); ok && t.symbolic {
+		args = quote(sym) + t.leafList()
+	} else {
+		args = `""`
+	}
+	if lv.captured {
+		call = r.rt("SymSetAt") + "(&" + lv.decl.Name + ", " + args + ")"
+	} else {
+		call = r.rt("SymSet") + "(" + lv.site() + ", " + args + ")"
+	}
+	switch d.how {
+	case placeAfter:
+		r.edits.insert(d.at, "; "+call)
+	case placeBefore:
+		r.edits.insert(d.at, call+"; ")
+	case placeStart:
+		r.edits.insert(d.at, " "+call+";")
+	}
+}
+
+// staticCallee returns the function of the package that call calls
+// statically, if its parameters can be reported (not generic, not
+// variadic, one argument per parameter, at least one).
+func (fz *fuzzBody) staticCallee(call *ast.CallExpr) *types.Func {
+	r := fz.r
+	var f *types.Func
+	switch fun := unparen(call.Fun).(type) {
+	case *ast.Ident:
+		f, _ = r.info.Uses[fun].(*types.Func)
+	case *ast.SelectorExpr:
+		if sel := r.info.Selections[fun]; sel != nil {
+			if sel.Kind() != types.MethodVal {
+				return nil
+			}
+			f, _ = sel.Obj().(*types.Func)
+		} else {
+			f, _ = r.info.Uses[fun.Sel].(*types.Func)
+		}
+	}
+	if f == nil || f.Pkg() != r.pkg {
+		return nil
+	}
+	sig, ok := f.Type().(*types.Signature)
+	if !ok || sig.Variadic() || sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0 ||
+		sig.Params().Len() == 0 || sig.Params().Len() != len(call.Args) {
+		return nil
+	}
+	if recv := sig.Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		return nil
+	}
+	for _, a := range call.Args {
+		if !fz.pure(a) {
+			return nil
+		}
+	}
+	return f
+}
+
+// pure reports whether evaluating e has no side effects: no calls (but
+// conversions), receives or function literals.
+func (fz *fuzzBody) pure(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.CallExpr:
+			if tv, isType := fz.r.info.Types[n.Fun]; !isType || !tv.IsType() {
+				ok = false
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// callTerms returns the terms of call's arguments, "_" for one that is
+// not symbolic, when one is.
+func (fz *fuzzBody) callTerms(call *ast.CallExpr, f *types.Func, dry bool) (*symTerm, string, bool) {
+	r := fz.r
+	t := fz.newTerm()
+	t.dry = dry
+	// Reads reported before the call: those of a statement whose only
+	// call this is.
+	var s ast.Node = call
+	for s != nil {
+		p := r.parents[s]
+		if _, ok := p.(*ast.BlockStmt); ok {
+			break
+		}
+		if _, ok := p.(*ast.CaseClause); ok {
+			break
+		}
+		if cc, ok := p.(*ast.CommClause); ok && cc.Comm != s {
+			break
+		}
+		s = p
+	}
+	switch s := s.(type) {
+	case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
+		c := &collector{r: r, start: s.Pos(), seen: make(map[string]int), dry: true}
+		c.stmt(s.(ast.Stmt))
+		if c.calls == 1 {
+			var early []access
+			for _, a := range c.accs {
+				if a.early {
+					early = append(early, a)
+				}
+			}
+			t.group(early)
+		}
+	}
+	params := f.Type().(*types.Signature).Params()
+	syms := make([]string, len(call.Args))
+	for i, a := range call.Args {
+		syms[i] = "_"
+		if intOrBool(params.At(i).Type()) == nil {
+			continue
+		}
+		symbolic, nleaves, nuses := t.symbolic, len(t.leaves), len(t.uses)
+		sym, ok := t.term(a, false)
+		if !ok { // forget what the failed term added
+			t.symbolic, t.leaves, t.uses = symbolic, t.leaves[:nleaves], t.uses[:nuses]
+			for k, j := range t.slots {
+				if j >= nleaves {
+					delete(t.slots, k)
+				}
+			}
+			continue
+		}
+		syms[i] = sym
+	}
+	if !t.symbolic {
+		return nil, "", false
+	}
+	return t, strings.Join(syms, " "), true
+}
+
+// symCall wraps the first argument of call in rt.SymCall.
+func (fz *fuzzBody) symCall(call *ast.CallExpr, f *types.Func) {
+	r := fz.r
+	t, syms, ok := fz.callTerms(call, f, false)
+	if !ok {
+		return
+	}
+	typ, err := r.typeExpr(f.Type().(*types.Signature).Params().At(0).Type(), call.Pos())
+	if err != nil {
+		return
+	}
+	a := call.Args[0]
+	r.edits.wrap(r.off(a.Pos()), r.off(a.End()),
+		r.rt("SymCall")+"["+typ+"](", ", "+quote(f.FullName())+", "+quote(syms)+t.leafList()+")")
+}

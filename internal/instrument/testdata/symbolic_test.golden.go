@@ -1,0 +1,120 @@
+//line testdata/symbolic_test.go:1
+package symbolic; import __rt "interleave.dev/rt"
+
+// instrument: symbolic
+
+import (
+	"sync"
+	"testing"
+)
+
+const Closed = 7
+
+var g int
+
+// Run's parameters are captured by goroutines that never assign them:
+// "a" leaves, bound by SymEnter to their addresses.
+func Run(i, j int) bool { __rt.SymEnter("command-line-arguments.Run", &i, __rtSites_b6914f1a+22);
+	if __rt.Branch(i+1 == Closed || j == Closed, __rtSites_b6914f1a+23, "(|| (== (+ a0:i64 1) 7) (== l1 7))", &i, __rtSites_b6914f1a+22, j) {
+		return false
+	}
+	var mu sync.Mutex
+	x := 0
+	saw := false
+	var wg sync.WaitGroup
+	__rt.WGAdd(&wg, 2, __rtSites_b6914f1a+0)
+	__rt.Go(func() {
+		defer __rt.WGDone(&wg, __rtSites_b6914f1a+2)
+		__rt.Lock(&mu, __rtSites_b6914f1a+3)
+		__rt.Write(&x, __rtSites_b6914f1a+15); x = i; __rt.SymWrite(&x, __rtSites_b6914f1a+24, "a0:i64", &i)
+		__rt.Unlock(&mu, __rtSites_b6914f1a+4)
+		__rt.Lock(&mu, __rtSites_b6914f1a+5)
+		__rt.Update(&x, __rtSites_b6914f1a+16); x = x + 1; __rt.SymWrite(&x, __rtSites_b6914f1a+25, "(+ m0:i64 1)", &x)
+		__rt.Unlock(&mu, __rtSites_b6914f1a+6)
+	}, __rtSites_b6914f1a+1)
+	__rt.Go(func() {
+		defer __rt.WGDone(&wg, __rtSites_b6914f1a+8)
+		__rt.Lock(&mu, __rtSites_b6914f1a+9)
+		__rt.Read(&x, __rtSites_b6914f1a+17); v := x; __rt.SymSet(__rtSites_b6914f1a+26, "m0:i64", &x) // a local from a shared read
+		__rt.Unlock(&mu, __rtSites_b6914f1a+10)
+		if __rt.Branch(v == Closed, __rtSites_b6914f1a+27, "(== l0 7)", __rtSites_b6914f1a+26, v) {
+			__rt.Write(&saw, __rtSites_b6914f1a+18); saw = true
+		}
+	}, __rtSites_b6914f1a+7)
+	__rt.WGWait(&wg, __rtSites_b6914f1a+11)
+	__rt.Read(&saw, __rtSites_b6914f1a+14); return saw
+}
+
+// steps exercises locals: op-assign, v = v*2, a loop over a parameter.
+func steps(n int, k uint8) int { __rt.SymEnter("command-line-arguments.steps", __rtSites_b6914f1a+28, __rtSites_b6914f1a+45);
+	total := 0
+	for s := 0; __rt.Branch(s < n, __rtSites_b6914f1a+29, "(< v0 l1)", s, __rtSites_b6914f1a+28, n); s++ {
+		total += s
+	}
+	v := n + 1; __rt.SymSet(__rtSites_b6914f1a+30, "(+ l0 1)", __rtSites_b6914f1a+28, n)
+	__rt.SymSet(__rtSites_b6914f1a+30, "(* l0 2)", __rtSites_b6914f1a+30, v); v = v * 2
+	__rt.SymSet(__rtSites_b6914f1a+30, "(- l2 l0)", __rtSites_b6914f1a+45, k, __rtSites_b6914f1a+30, v); v -= int(k)
+	__rt.SymSet(__rtSites_b6914f1a+30, "(+ l0 1)", __rtSites_b6914f1a+30, v); v++
+	if __rt.Branch(v > 10, __rtSites_b6914f1a+31, "(> l0 10)", __rtSites_b6914f1a+30, v) {
+		__rt.Write(&g, __rtSites_b6914f1a+19); g = v; __rt.SymWrite(&g, __rtSites_b6914f1a+32, "l0", __rtSites_b6914f1a+30, v)
+	}
+	w := len("abc"); __rt.SymSet(__rtSites_b6914f1a+33, "") // not symbolic: a call
+	w = v; __rt.SymSet(__rtSites_b6914f1a+33, "l0", __rtSites_b6914f1a+30, v)
+	if __rt.Branch(w == 3, __rtSites_b6914f1a+34, "(== l0 3)", __rtSites_b6914f1a+33, w) {
+	}
+	for p := n; p > 0; p-- { // assigned in a post statement: concrete
+	}
+	__rt.SymSet(__rtSites_b6914f1a+35, "(- l0 1)", __rtSites_b6914f1a+28, n); if n2 := n - 1; __rt.Branch(n2 == 0, __rtSites_b6914f1a+36, "(== l0 0)", __rtSites_b6914f1a+35, n2) {
+	}
+	for _, r := range []int{1, 2} {
+		if __rt.Branch(r == n, __rtSites_b6914f1a+37, "(== v0 l1)", r, __rtSites_b6914f1a+28, n) {
+		}
+	}
+	return total
+}
+
+type acct struct{ bal int }
+
+func (a *acct) withdraw(amt int, force bool) bool { __rt.SymEnter("(*command-line-arguments.acct).withdraw", __rtSites_b6914f1a+38, __rtSites_b6914f1a+40);
+	__rt.Read(&a.bal, __rtSites_b6914f1a+20); if __rt.Branch(amt > a.bal && !force, __rtSites_b6914f1a+41, "(&& (> l0 m2:i64) (! l3))", __rtSites_b6914f1a+38, amt, &a.bal, __rtSites_b6914f1a+40, force) {
+		return false
+	}
+	__rt.Update(&a.bal, __rtSites_b6914f1a+21); a.bal -= amt; __rt.SymWrite(&a.bal, __rtSites_b6914f1a+39, "(- m0:i64 l1)", &a.bal, __rtSites_b6914f1a+38, amt)
+	return true
+}
+
+func double(n int) int { return 2 * n }
+
+func callers(a *acct, n int) { __rt.SymEnter("command-line-arguments.callers", nil, &n);
+	a.withdraw(__rt.SymCall[int](n+1, "(*command-line-arguments.acct).withdraw", "(+ a0:i64 1) (> a0:i64 3)", &n), n > 3) // a method call with symbolic arguments
+	a.withdraw(double(n), false)
+	x := n * 3; __rt.SymSet(__rtSites_b6914f1a+44, "(* a0:i64 3)", &n)
+	steps(__rt.SymCall[int](x, "command-line-arguments.steps", "l0 2", __rtSites_b6914f1a+44, x), 2)
+	steps(2, 1) // nothing symbolic
+	{ __rtArg1 := n; __rt.Go(func() { steps(__rtArg1, 1) }, __rtSites_b6914f1a+12) }
+	defer steps(n, 2)
+	f := func(m int) { // nested literals
+		y := m + n; __rt.SymSetAt(&y, "(+ v0 a1:i64)", m, &n)
+		func() {
+			if __rt.Branch(y > n, __rtSites_b6914f1a+42, "(> a0:i64 a1:i64)", &y, &n) {
+			}
+		}()
+	}
+	f(n)
+}
+
+func FuzzRun(f *testing.F) {
+	f.Add(1, 2)
+	f.Fuzz(func(t *testing.T, i, j int) { __rt.FuzzBody(t, func(t *testing.T) {
+		if Run(__rt.SymCall[int](i, "command-line-arguments.Run", "i0 i1"), j) {
+			__rt.TError(t, "saw the sentinel")
+		}
+		k := i - j; __rt.SymSetAt(&k, "(- i0 i1)")
+		__rt.Go(func() {
+			if __rt.Branch(k > i, __rtSites_b6914f1a+43, "(> a0:i64 i0)", &k) {
+			}
+		}, __rtSites_b6914f1a+13)
+	}, &i, &j)})
+}
+
+var __rtSites_b6914f1a = __rt.RegisterFile("testdata/symbolic_test.go", 24, 2, 25, 2, 26, 9, 27, 3, 29, 3, 30, 3, 32, 3, 34, 2, 35, 9, 36, 3, 38, 3, 43, 2, 93, 2, 112, 3, 44, 9, 28, 3, 31, 7, 37, 8, 40, 4, 58, 3, 78, 11, 81, 2, 16, 13, 17, 5, 28, 3, 31, 3, 37, 3, 39, 6, 48, 12, 50, 14, 53, 2, 57, 5, 58, 3, 60, 2, 62, 5, 66, 5, 66, 18, 69, 6, 77, 25, 81, 2, 77, 34, 78, 5, 98, 7, 113, 7, 90, 2, 48, 19)

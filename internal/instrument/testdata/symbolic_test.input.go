@@ -1,0 +1,117 @@
+package symbolic
+
+// instrument: symbolic
+
+import (
+	"sync"
+	"testing"
+)
+
+const Closed = 7
+
+var g int
+
+// Run's parameters are captured by goroutines that never assign them:
+// "a" leaves, bound by SymEnter to their addresses.
+func Run(i, j int) bool {
+	if i+1 == Closed || j == Closed {
+		return false
+	}
+	var mu sync.Mutex
+	x := 0
+	saw := false
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		x = i
+		mu.Unlock()
+		mu.Lock()
+		x = x + 1
+		mu.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		mu.Lock()
+		v := x // a local from a shared read
+		mu.Unlock()
+		if v == Closed {
+			saw = true
+		}
+	}()
+	wg.Wait()
+	return saw
+}
+
+// steps exercises locals: op-assign, v = v*2, a loop over a parameter.
+func steps(n int, k uint8) int {
+	total := 0
+	for s := 0; s < n; s++ {
+		total += s
+	}
+	v := n + 1
+	v = v * 2
+	v -= int(k)
+	v++
+	if v > 10 {
+		g = v
+	}
+	w := len("abc") // not symbolic: a call
+	w = v
+	if w == 3 {
+	}
+	for p := n; p > 0; p-- { // assigned in a post statement: concrete
+	}
+	if n2 := n - 1; n2 == 0 {
+	}
+	for _, r := range []int{1, 2} {
+		if r == n {
+		}
+	}
+	return total
+}
+
+type acct struct{ bal int }
+
+func (a *acct) withdraw(amt int, force bool) bool {
+	if amt > a.bal && !force {
+		return false
+	}
+	a.bal -= amt
+	return true
+}
+
+func double(n int) int { return 2 * n }
+
+func callers(a *acct, n int) {
+	a.withdraw(n+1, n > 3) // a method call with symbolic arguments
+	a.withdraw(double(n), false)
+	x := n * 3
+	steps(x, 2)
+	steps(2, 1) // nothing symbolic
+	go steps(n, 1)
+	defer steps(n, 2)
+	f := func(m int) { // nested literals
+		y := m + n
+		func() {
+			if y > n {
+			}
+		}()
+	}
+	f(n)
+}
+
+func FuzzRun(f *testing.F) {
+	f.Add(1, 2)
+	f.Fuzz(func(t *testing.T, i, j int) {
+		if Run(i, j) {
+			t.Error("saw the sentinel")
+		}
+		k := i - j
+		go func() {
+			if k > i {
+			}
+		}()
+	})
+}
