@@ -128,6 +128,18 @@
 //     constant: the read of x is a leaf). Nothing else is symbolic:
 //     switch cases, for post statements, init statements, code outside
 //     fuzz bodies.
+//   - With Options.Symbolic (the code under test), every function and
+//     function literal of the file (see symbolic.go): the same rewrite,
+//     and local variables, parameters and call arguments symbolic too.
+//     A local of integer or boolean type, not shared, that may hold a
+//     symbolic value and that a rewrite mentions is a leaf by its number
+//     ("l", reported by rt.SymSet at each assignment) or, when function
+//     literals capture it, by its address ("a", rt.SymSetAt at its
+//     declaration). A function declaration with such a parameter starts
+//     with rt.SymEnter("pkg.F", params...), and a call of a function of
+//     the package whose arguments have no side effects and include a
+//     symbolic one wraps its first argument in rt.SymCall[T](arg0, "pkg.F",
+//     terms, leaves...). go and defer statements are not wrapped.
 //
 // An else-if with an init statement becomes else { accesses; if ... },
 // which reports the accesses of its init.
