@@ -3,9 +3,14 @@ package driver
 import (
 	"bytes"
 	"context"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -124,5 +129,52 @@ func TestVendoredModuleBuildsFromModuleCache(t *testing.T) {
 	}
 	if hashTree(t, dir) != before {
 		t.Error("the run wrote into the user's tree")
+	}
+}
+
+// TestInstrumentMain checks that Options.InstrumentMain rewrites the main
+// module's files, Instrument the dependencies', and that the cache keeps
+// the two instrumentations of a file apart.
+func TestInstrumentMain(t *testing.T) {
+	skipShort(t)
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"dep/go.mod":     "module example.com/dep\n\ngo 1.21\n",
+		"dep/dep.go":     "package dep\n\n// Two returns 2.\nfunc Two() int { return 2 }\n",
+		"main/go.mod":    "module example.com/main\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ../dep\n",
+		"main/m.go":      "package m\n\nimport \"example.com/dep\"\n\n// Three returns 3.\nfunc Three() int { return dep.Two() + 1 }\n",
+		"main/m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif Three() != 3 {\n\t\tt.Fatal(Three())\n\t}\n}\n",
+	})
+	dir := filepath.Join(root, "main")
+	cache := t.TempDir()
+	var mu sync.Mutex
+	seen := map[string]string{} // base name -> instrumenter
+	record := func(which string) InstrumentFunc {
+		return func(fset *token.FileSet, f *ast.File, pkg *types.Package, info *types.Info, filename string) ([]byte, []Warning, error) {
+			mu.Lock()
+			seen[filepath.Base(filename)] = which
+			mu.Unlock()
+			return standIn(fset, f, pkg, info, filename)
+		}
+	}
+	run := func(main bool) {
+		t.Helper()
+		clear(seen)
+		o := Options{Dir: dir, Instrument: record("deps"), ToolID: "main-test", CacheDir: cache, Stdout: io.Discard, Stderr: io.Discard}
+		if main {
+			o.InstrumentMain = record("main")
+		}
+		out, err := Test(context.Background(), o)
+		if err != nil || out.ExitCode() != ExitPass {
+			t.Fatalf("main=%v: %v %+v", main, err, out)
+		}
+	}
+	run(true)
+	if seen["m.go"] != "main" || seen["m_test.go"] != "main" || seen["dep.go"] != "deps" {
+		t.Errorf("instrumenters used: %v", seen)
+	}
+	run(false) // dep.go is cached; m.go's cached copy is the main module's
+	if seen["m.go"] != "deps" || seen["dep.go"] != "" {
+		t.Errorf("instrumenters used without InstrumentMain: %v", seen)
 	}
 }

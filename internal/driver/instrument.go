@@ -31,6 +31,9 @@ type unit struct {
 	pkg   *packages.Package // from the list load
 	files []string          // absolute paths, sorted
 	key   string
+	// instrument rewrites the unit's files instead of the run's
+	// instrumenter (Options.InstrumentMain), or nil.
+	instrument InstrumentFunc
 }
 
 // instrumentation is the outcome of the instrument step.
@@ -202,7 +205,11 @@ func instrumentUnits(ctx context.Context, lc loadConfig, cacheDir string, units 
 		if len(p.Errors) > 0 || p.IllTyped {
 			continue // the build reports the errors
 		}
-		c, err := instrumentUnit(cacheDir, p, u, instrument)
+		inst := instrument
+		if u.instrument != nil {
+			inst = u.instrument
+		}
+		c, err := instrumentUnit(cacheDir, p, u, inst)
 		if err != nil {
 			return nil, err
 		}
@@ -311,7 +318,15 @@ func instrumentGraph(ctx context.Context, o Options, ws *workspace, all []*packa
 		if err != nil {
 			return nil, err
 		}
-		u.key = hashBytes([]byte(pk + "\n" + strings.Join(u.files, "\n")))
+		key := pk + "\n" + strings.Join(u.files, "\n")
+		if o.InstrumentMain != nil && (u.pkg.Module != nil && u.pkg.Module.Main || u.pkg.PkgPath == fileArgsPackage) {
+			// The main module's instrumentation differs from its
+			// dependencies' (and a module is main in one run, a
+			// dependency in another).
+			u.instrument = o.InstrumentMain
+			key += "\nmain module"
+		}
+		u.key = hashBytes([]byte(key))
 	}
 	return instrumentUnits(ctx, ws.load, o.CacheDir, units, o.Instrument, o.Patterns)
 }

@@ -33,6 +33,11 @@ type Options struct {
 	DepWarnings bool
 	// Instrument rewrites one file; it is required.
 	Instrument InstrumentFunc
+	// InstrumentMain, when set, rewrites the files of the main module (and
+	// files named on the command line) instead of Instrument: the code
+	// under test, whose functions report symbolic values to strategy mpc
+	// (internal/instrument's Options.Symbolic), unlike its dependencies'.
+	InstrumentMain InstrumentFunc
 	// ToolID identifies the instrumenter in the cache keys of instrumented
 	// files (default: a hash of the running executable, which holds it).
 	ToolID string
