@@ -16,7 +16,7 @@ import (
 // inside it, the condition c of an if statement and of a for statement
 // becomes
 //
-//	rt.Branch(c, site, "(< i0 m0:i64)", &x)
+//	rt.Branch(c, site, "(< i0 m0:i64)", nil, &x)
 //
 // when c is bool, is made only of integer and boolean constants, inputs,
 // shared memory reads and local variables combined by + - * unary - !
@@ -30,19 +30,24 @@ import (
 // address of: "i" K, K its index after the *testing.T. A memory read is a
 // location of integer or boolean type whose read the memory
 // instrumentation reports (rt.Read) every time c is evaluated, right
-// before: "m" J ":" TY, with the location's address as leaves[J]. The
+// before: "m" J ":" TY, with the location's address as ptrs[J]. The
 // address is evaluated again in Branch's arguments, after c: it must have
 // no side effects (variables, field selections, indirections, constant
 // indexes), and in a right operand of && or ||, which c may not have
 // evaluated, it must not be able to panic either (no indirection of a
 // pointer that may be nil, no slice index). Any other local variable of
-// the body of integer or boolean type is a concrete value: "v" J. A read
-// of shared memory that is not a leaf (not reported, or read twice in c
-// with a scheduling point between the reads) makes c not symbolic.
+// the body of integer or boolean type is a concrete value: "v" J, with
+// int64(v), or rt.B(v) for a boolean, as vals[J]. J counts the values and
+// the pointers separately, in the order of their first appearance; vals
+// is a []int64 literal, nil when empty, and pointers are boxed but not
+// values, which would cost an allocation at every evaluation. A condition
+// needing more than 16 values is left as it is. A read of shared memory
+// that is not a leaf (not reported, or read twice in c with a scheduling
+// point between the reads) makes c not symbolic.
 //
 // A statement of a statement list in a fuzz body that writes shared memory
 // x of integer or boolean type, x = e, x op= e (op + - *), x++ and x--,
-// is followed on its line by rt.SymWrite(&x, site, sym, leaves...), sym
+// is followed on its line by rt.SymWrite(&x, site, sym, vals, ptrs...), sym
 // the term of the value written, when e is symbolic as above.
 
 // branches instruments the branches and writes of every fuzz body, or,
@@ -80,14 +85,18 @@ func (fz *fuzzBody) visit(n ast.Node) {
 		list = n.Body
 	}
 	for _, s := range list {
-		for {
-			l, ok := s.(*ast.LabeledStmt)
-			if !ok {
-				break
-			}
-			s = l.Stmt
+		fz.symWrite(unlabel(s))
+	}
+}
+
+// unlabel returns the statement s labels, if s is a labeled statement.
+func unlabel(s ast.Stmt) ast.Stmt {
+	for {
+		l, ok := s.(*ast.LabeledStmt)
+		if !ok {
+			return s
 		}
-		fz.symWrite(s)
+		s = l.Stmt
 	}
 }
 
@@ -158,7 +167,7 @@ func (r *rewriter) fuzzInputs(lit *ast.FuncLit) map[*types.Var]int {
 }
 
 // branch rewrites the condition cond of an if or for statement into
-// rt.Branch(cond, site, sym, leaves...) when it is symbolic.
+// rt.Branch(cond, site, sym, vals, ptrs...) when it is symbolic.
 func (fz *fuzzBody) branch(cond ast.Expr) {
 	r := fz.r
 	emit := func(t *symTerm, sym string) {
@@ -208,7 +217,7 @@ func (fz *fuzzBody) branchTerm(cond ast.Expr, dry bool) (*symTerm, string, bool)
 	}
 	chain(cond)
 	sym, ok := t.term(cond, false)
-	if !ok || !t.symbolic {
+	if !ok || !t.symbolic || !t.fits() {
 		return nil, "", false
 	}
 	return t, sym, true
@@ -306,6 +315,9 @@ func (fz *fuzzBody) symWriteTerm(s ast.Stmt, dry bool) (t *symTerm, addr, sym st
 		}
 		sym = "(" + op + " " + old + " " + y + ")"
 	}
+	if !t.fits() {
+		return nil, "", "", false
+	}
 	return t, addr, sym, true
 }
 
@@ -313,16 +325,24 @@ func (fz *fuzzBody) symWriteTerm(s ast.Stmt, dry bool) (t *symTerm, addr, sym st
 type symTerm struct {
 	fz       *fuzzBody
 	reads    map[string]int // address of a reported read -> number of groups reporting it
-	leaves   []string
-	slots    map[string]int // leaf expression -> J
+	vals     []string       // the int64 values of "v" and "l" leaves
+	ptrs     []string       // the pointers of "m" and "a" leaves
+	slots    map[string]int // kind and leaf expression -> J
 	symbolic bool           // the term has an input or a memory read
 	dry      bool           // only the term's shape matters: no sites are registered
 	uses     []*localVar    // the tracked variables the term mentions
 }
 
+// maxVals is the most values a term may pass: beyond, the condition or
+// statement is left as it is.
+const maxVals = 16
+
 func (fz *fuzzBody) newTerm() *symTerm {
 	return &symTerm{fz: fz, reads: make(map[string]int), slots: make(map[string]int)}
 }
+
+// fits reports whether t's values are few enough to be passed.
+func (t *symTerm) fits() bool { return len(t.vals) <= maxVals }
 
 // reported records the reads the memory instrumentation reports, in one
 // group, for evaluating e.
@@ -344,21 +364,47 @@ func (t *symTerm) group(accs []access) {
 	}
 }
 
+// leafList returns the arguments after the term: the values, as a
+// []int64 literal or nil, then the pointers.
 func (t *symTerm) leafList() string {
-	if len(t.leaves) == 0 {
-		return ""
+	s := ", nil"
+	if len(t.vals) > 0 {
+		s = ", []int64{" + strings.Join(t.vals, ", ") + "}"
 	}
-	return ", " + strings.Join(t.leaves, ", ")
+	if len(t.ptrs) > 0 {
+		s += ", " + strings.Join(t.ptrs, ", ")
+	}
+	return s
 }
 
-func (t *symTerm) slot(kind, expr string) string {
+// slot returns the leaf of kind "m" or "a", a pointer, or "v", a value,
+// for expr, whose argument is arg.
+func (t *symTerm) slot(kind, expr, arg string) string {
 	j, ok := t.slots[kind+expr]
 	if !ok {
-		j = len(t.leaves)
+		list := &t.ptrs
+		if kind == "v" || kind == "l" {
+			list = &t.vals
+		}
+		j = len(*list)
 		t.slots[kind+expr] = j
-		t.leaves = append(t.leaves, expr)
+		*list = append(*list, arg)
 	}
 	return kind + strconv.Itoa(j)
+}
+
+// value returns the int64 value of variable name, of integer or boolean
+// type typ.
+func (t *symTerm) value(name string, typ types.Type) string {
+	r := t.fz.r
+	b := intOrBool(typ)
+	if b != nil && b.Info()&types.IsBoolean != 0 {
+		if !types.Identical(typ, types.Typ[types.Bool]) {
+			name = "bool(" + name + ")"
+		}
+		return r.rt("B") + "(" + name + ")"
+	}
+	return "int64(" + name + ")"
 }
 
 // term returns the term of e, or false when e is not symbolic.
@@ -464,7 +510,7 @@ func (t *symTerm) leaf(e ast.Expr, conditional bool) (string, bool) {
 			return "", false
 		}
 		t.symbolic = true
-		return t.slot("m", addr) + ":" + ty, true
+		return t.slot("m", addr, addr) + ":" + ty, true
 	}
 	if c.sharedLoc(e) {
 		return "", false // a read of shared memory that is not reported
@@ -480,7 +526,7 @@ func (t *symTerm) leaf(e ast.Expr, conditional bool) (string, bool) {
 	if !ok || v.IsField() || v.Pos() < fz.lit.Pos() || v.Pos() >= fz.lit.End() || intOrBool(v.Type()) == nil {
 		return "", false
 	}
-	return t.slot("v", id.Name), true
+	return t.slot("v", id.Name, t.value(id.Name, v.Type())), true
 }
 
 // addrOK reports whether the address of location e can be evaluated

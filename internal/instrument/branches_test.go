@@ -21,44 +21,49 @@ func TestBranchTerms(t *testing.T) {
 		cond, sym, leaves string // sym "": not rewritten
 	}{
 		// Inputs: i j s ok _ w are inputs 0 to 5.
-		{"i == 1", "(== i0 1)", ""},
-		{"i < j", "(< i0 i1)", ""},
-		{"ok", "i3", ""},
-		{"!ok", "(! i3)", ""},
-		{"w > 3", "(> i5 3)", ""},
-		{"(i == 1)", "(== i0 1)", ""},
-		{"-i == 3", "(== (neg i0) 3)", ""},
-		{"+i == 3", "(== i0 3)", ""},
-		{"i*2-j < 4", "(< (- (* i0 2) i1) 4)", ""},
-		{"i > 0 && j > 0", "(&& (> i0 0) (> i1 0))", ""},
-		{"true == ok", "(== 1 i3)", ""},
-		{"i == 'a'", "(== i0 97)", ""},
-		{"i == 1<<40", "(== i0 1099511627776)", ""},
-		{"i == 2.0", "(== i0 2)", ""},
-		{"i == -c", "(== i0 -5)", ""},
-		{"i < 3 == ok", "(== (< i0 3) i3)", ""},
+		{"i == 1", "(== i0 1)", "nil"},
+		{"i < j", "(< i0 i1)", "nil"},
+		{"ok", "i3", "nil"},
+		{"!ok", "(! i3)", "nil"},
+		{"w > 3", "(> i5 3)", "nil"},
+		{"(i == 1)", "(== i0 1)", "nil"},
+		{"-i == 3", "(== (neg i0) 3)", "nil"},
+		{"+i == 3", "(== i0 3)", "nil"},
+		{"i*2-j < 4", "(< (- (* i0 2) i1) 4)", "nil"},
+		{"i > 0 && j > 0", "(&& (> i0 0) (> i1 0))", "nil"},
+		{"true == ok", "(== 1 i3)", "nil"},
+		{"i == 'a'", "(== i0 97)", "nil"},
+		{"i == 1<<40", "(== i0 1099511627776)", "nil"},
+		{"i == 2.0", "(== i0 2)", "nil"},
+		{"i == -c", "(== i0 -5)", "nil"},
+		{"i < 3 == ok", "(== (< i0 3) i3)", "nil"},
 		// Shared memory.
-		{"g == i", "(== m0:i64 i0)", "&g"},
-		{"flag", "m0:b", "&flag"},
-		{"g8 < -1", "(< m0:i8 -1)", "&g8"},
-		{"u > 7", "(> m0:u64 7)", "&u"},
-		{"st.n != 0", "(!= m0:i32 0)", "&st.n"},
-		{"p.n == int32(i)", "(== m0:i32 i0)", "&p.n"},
-		{"arr[2] >= 1", "(>= m0:u16 1)", "&arr[2]"},
-		{"sl[1] == j", "(== m0:i64 i1)", "&sl[1]"},
-		{"*gp == 2", "(== m0:i64 2)", "gp"},
-		{"x == j", "(== m0:i64 i1)", "&x"},
-		{"g + g == i", "(== (+ m0:i64 m0:i64) i0)", "&g"},
-		{"g > 0 && flag", "(&& (> m0:i64 0) m1:b)", "&g, &flag"},
-		{"i > 0 || flag", "(|| (> i0 0) m0:b)", "&flag"},
-		{"i > 0 && *gp == 1", "(&& (> i0 0) (== m0:i64 1))", "gp"},
-		{"i > 0 && arr[1] == 1", "(&& (> i0 0) (== m0:u16 1))", "&arr[1]"},
-		{"int64(i) == int64(g8)", "(== i0 m0:i8)", "&g8"},
-		{"d == N(i)", "(== m0:i64 i0)", "&d"},
+		{"g == i", "(== m0:i64 i0)", "nil, &g"},
+		{"flag", "m0:b", "nil, &flag"},
+		{"g8 < -1", "(< m0:i8 -1)", "nil, &g8"},
+		{"u > 7", "(> m0:u64 7)", "nil, &u"},
+		{"st.n != 0", "(!= m0:i32 0)", "nil, &st.n"},
+		{"p.n == int32(i)", "(== m0:i32 i0)", "nil, &p.n"},
+		{"arr[2] >= 1", "(>= m0:u16 1)", "nil, &arr[2]"},
+		{"sl[1] == j", "(== m0:i64 i1)", "nil, &sl[1]"},
+		{"*gp == 2", "(== m0:i64 2)", "nil, gp"},
+		{"x == j", "(== m0:i64 i1)", "nil, &x"},
+		{"g + g == i", "(== (+ m0:i64 m0:i64) i0)", "nil, &g"},
+		{"g > 0 && flag", "(&& (> m0:i64 0) m1:b)", "nil, &g, &flag"},
+		{"i > 0 || flag", "(|| (> i0 0) m0:b)", "nil, &flag"},
+		{"i > 0 && *gp == 1", "(&& (> i0 0) (== m0:i64 1))", "nil, gp"},
+		{"i > 0 && arr[1] == 1", "(&& (> i0 0) (== m0:u16 1))", "nil, &arr[1]"},
+		{"int64(i) == int64(g8)", "(== i0 m0:i8)", "nil, &g8"},
+		{"d == N(i)", "(== m0:i64 i0)", "nil, &d"},
 		// Local values.
-		{"loc+i > 0", "(> (+ v0 i0) 0)", "loc"},
-		{"loc > g", "(> v0 m1:i64)", "loc, &g"},
-		{"a > i", "(> v0 i0)", "a"},
+		{"loc+i > 0", "(> (+ v0 i0) 0)", "[]int64{int64(loc)}"},
+		{"loc > g", "(> v0 m0:i64)", "[]int64{int64(loc)}, &g"},
+		{"a > i", "(> v0 i0)", "[]int64{int64(a)}"},
+		{"lb == ok", "(== v0 i3)", "[]int64{__rt.B(lb)}"},
+		{"loc+i > loc", "(> (+ v0 i0) v0)", "[]int64{int64(loc)}"},
+		// At most 16 values.
+		{"l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15 > i", "(> (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ v0 v1) v2) v3) v4) v5) v6) v7) v8) v9) v10) v11) v12) v13) v14) v15) i0)", "[]int64{int64(l0), int64(l1), int64(l2), int64(l3), int64(l4), int64(l5), int64(l6), int64(l7), int64(l8), int64(l9), int64(l10), int64(l11), int64(l12), int64(l13), int64(l14), int64(l15)}"},
+		{"l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15+l16 > i", "", ""},
 		// Not symbolic.
 		{"loc > 0", "", ""},
 		{"a > 0", "", ""},
@@ -118,11 +123,13 @@ func FuzzX(f *testing.F) {
 		x := 0
 		go func() { x = 1 }()
 		p := &st
+		lb := j > 1
+		var l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16 int
 `)
 	for k, c := range cases {
 		fmt.Fprintf(&b, "\t\tif %s { // case %d\n\t\t}\n", c.cond, k)
 	}
-	b.WriteString("\t\t_, _, _, _ = loc, named, x, p\n\t})\n}\n")
+	b.WriteString("\t\t_, _, _, _, _ = loc, named, x, p, lb\n\t\t_ = l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15+l16\n\t})\n}\n")
 	path := filepath.Join(t.TempDir(), "x.go")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -135,7 +142,7 @@ func FuzzX(f *testing.F) {
 	for _, w := range warns {
 		t.Errorf("warning: %s", w)
 	}
-	branch := regexp.MustCompile(`__rt\.Branch\(.*, __rtSites_[0-9a-f]+\+\d+, ("(?:[^"\\]|\\.)*")(?:, ([^{]*))?\) \{ // case (\d+)$`)
+	branch := regexp.MustCompile(`__rt\.Branch\(.*, __rtSites_[0-9a-f]+\+\d+, ("(?:[^"\\]|\\.)*"), (.*)\) \{ // case (\d+)$`)
 	caseRE := regexp.MustCompile(`// case (\d+)$`)
 	seen := 0
 	for _, line := range strings.Split(string(out), "\n") {
@@ -327,7 +334,7 @@ func TestSymbolicKernel(t *testing.T) {
 		`"(+ m0:i64 1)"`,
 		`SymSet(`, // v := x
 		`"(== l0 7)"`,
-		`Run(__rt.SymCall[int](i, "interleave.dev/internal/instrument/testdata/kernels/mpcsentinel.Run", "i0 i1"), j)`,
+		`Run(__rt.SymCall[int](i, "interleave.dev/internal/instrument/testdata/kernels/mpcsentinel.Run", "i0 i1", nil), j)`,
 	} {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("no %s in the rewritten kernel:\n%s", want, all.String())

@@ -24,31 +24,32 @@ import (
 // another such variable) and some rewritten condition, write, call or
 // tracked variable's value mentions it:
 //
-//   - A variable no function literal captures is "l" J: leaves[J] is its
-//     number, the Site of its declaration, and leaves[J+1] its value. A
-//     statement of a statement list assigning it, v = e, v := e, var v = e,
-//     is followed on its line by rt.SymSet(id, sym, leaves...), sym e's
+//   - A variable no function literal captures is "l" J: vals[J] is its
+//     number, the Site of its declaration (int64(id)), and vals[J+1] its
+//     value. A statement of a statement list assigning it, v = e, v := e,
+//     var v = e, is followed on its line by rt.SymSet(id, sym, vals,
+//     ptrs...), sym e's
 //     term, or "" when e is not symbolic (a call, a map read...); when e
 //     mentions a name the statement assigns, and for v op= e, v++, v--,
 //     the call comes before the statement with the term of the new value
 //     over the old one (e has no calls: its leaves can be evaluated
 //     early). An assignment in the init statement of an if, for or switch
 //     statement is reported before that statement. The variables of a
-//     range clause and of a select case get rt.SymSet(id, "") at the start
+//     range clause and of a select case get rt.SymSet(id, "", nil) at the start
 //     of the body.
 //   - A variable that function literals capture (and, not being shared,
 //     nobody assigns after its declaration) is "a" J ":" TY with &v as
-//     leaves[J]; its declaration is followed by rt.SymSetAt(&v, sym, ...).
+//     ptrs[J]; its declaration is followed by rt.SymSetAt(&v, sym, ...).
 //   - A function declaration (not generic, not variadic) with a tracked
 //     parameter starts with rt.SymEnter("FN", p...): each parameter's
 //     number, address, or nil when it is not tracked. Other tracked
 //     parameters (of function literals) and named results are reset at the
-//     start of the body (rt.SymSet(id, "")).
+//     start of the body (rt.SymSet(id, "", nil)).
 //   - A call of a function or method of the package (not through a func
 //     value or an interface, not generic, not variadic, not in a go or
 //     defer statement), whose arguments make no calls and have no side
 //     effects, and one of which is symbolic, wraps its first argument:
-//     rt.SymCall[T](arg0, "FN", "t1 t2 ...", leaves...), one term per
+//     rt.SymCall[T](arg0, "FN", "t1 t2 ...", vals, ptrs...), one term per
 //     argument or "_". A call of a function of this file is wrapped only
 //     if that function calls rt.SymEnter. A read of shared memory is a
 //     leaf of an argument only when the call is the only one of its
@@ -371,25 +372,25 @@ func (t *symTerm) localLeaf(id *ast.Ident, v *types.Var) (string, bool) {
 			if ty == "" {
 				return "", false
 			}
-			return t.slot("a", "&"+id.Name) + ":" + ty, true
+			return t.slot("a", "&"+id.Name, "&"+id.Name) + ":" + ty, true
 		}
 		key := "l" + id.Name
 		if j, ok := t.slots[key]; ok {
 			return "l" + strconv.Itoa(j), true
 		}
-		j := len(t.leaves)
+		j := len(t.vals)
 		t.slots[key] = j
 		num := "0"
 		if !t.dry {
 			num = lv.site()
 		}
-		t.leaves = append(t.leaves, num, id.Name)
+		t.vals = append(t.vals, "int64("+num+")", t.value(id.Name, v.Type()))
 		return "l" + strconv.Itoa(j), true
 	}
 	if v.IsField() || v.Parent() == nil || v.Parent() == r.pkg.Scope() || intOrBool(v.Type()) == nil {
 		return "", false
 	}
-	return t.slot("v", id.Name), true
+	return t.slot("v", id.Name, t.value(id.Name, v.Type())), true
 }
 
 // collectDefs finds the statements giving the candidates values. A
@@ -662,10 +663,13 @@ func (d *symDef) term(dry bool) (*symTerm, string, bool) {
 		}
 	}
 	if d.op == "" {
+		if !t.fits() {
+			return nil, "", false
+		}
 		return t, y, true
 	}
 	old, ok := t.leaf(d.lhs, false)
-	if !ok {
+	if !ok || !t.fits() {
 		return nil, "", false
 	}
 	return t, "(" + d.op + " " + old + " " + y + ")", true
@@ -680,7 +684,7 @@ func (d *symDef) emit() {
 	if t, sym, ok := d.term(false); ok && t.symbolic {
 		args = quote(sym) + t.leafList()
 	} else {
-		args = `""`
+		args = `"", nil`
 	}
 	if lv.captured {
 		call = r.rt("SymSetAt") + "(&" + lv.decl.Name + ", " + args + ")"
@@ -800,12 +804,12 @@ func (fz *fuzzBody) callTerms(call *ast.CallExpr, f *types.Func, dry bool) (*sym
 		if intOrBool(params.At(i).Type()) == nil {
 			continue
 		}
-		symbolic, nleaves, nuses := t.symbolic, len(t.leaves), len(t.uses)
+		symbolic, nvals, nptrs, nuses := t.symbolic, len(t.vals), len(t.ptrs), len(t.uses)
 		sym, ok := t.term(a, false)
 		if !ok { // forget what the failed term added
-			t.symbolic, t.leaves, t.uses = symbolic, t.leaves[:nleaves], t.uses[:nuses]
+			t.symbolic, t.vals, t.ptrs, t.uses = symbolic, t.vals[:nvals], t.ptrs[:nptrs], t.uses[:nuses]
 			for k, j := range t.slots {
-				if j >= nleaves {
+				if isVal := k[0] == 'v' || k[0] == 'l'; isVal && j >= nvals || !isVal && j >= nptrs {
 					delete(t.slots, k)
 				}
 			}
@@ -813,7 +817,7 @@ func (fz *fuzzBody) callTerms(call *ast.CallExpr, f *types.Func, dry bool) (*sym
 		}
 		syms[i] = sym
 	}
-	if !t.symbolic {
+	if !t.symbolic || !t.fits() {
 		return nil, "", false
 	}
 	return t, strings.Join(syms, " "), true

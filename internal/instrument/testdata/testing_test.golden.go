@@ -58,7 +58,7 @@ func check(tb testing.TB) {
 func FuzzParse(f *testing.F) {
 	f.Add(1, "a")
 	f.Fuzz(func(t *testing.T, n int, s string) { __rt.FuzzBody(t, func(t *testing.T) {
-		if __rt.Branch(n < 0, __rtSites_633c6020+4, "(< i0 0)") {
+		if __rt.Branch(n < 0, __rtSites_633c6020+4, "(< i0 0)", nil) {
 			__rt.TError(t, s)
 		}
 	}, &n, &s)})
