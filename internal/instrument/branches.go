@@ -49,6 +49,13 @@ import (
 // x of integer or boolean type, x = e, x op= e (op + - *), x++ and x--,
 // is followed on its line by rt.SymWrite(&x, site, sym, vals, ptrs...), sym
 // the term of the value written, when e is symbolic as above.
+//
+// What the terms cannot express is marked, so that mpc does not claim
+// every path covered: a condition left as it is that depends on something
+// tracked gets rt.Untracked(site) in front of its statement, and an
+// integer division by a non-constant y gets rt.Branch(y != 0, ...) in
+// front of its statement when y is symbolic, or rt.Untracked when it is
+// not but depends on something tracked (see branch and divisions).
 
 // branches instruments the branches and writes of every fuzz body, or,
 // with Options.Symbolic, of every function of the file (see symbolic).
@@ -72,10 +79,10 @@ func (fz *fuzzBody) visit(n ast.Node) {
 	var list []ast.Stmt
 	switch n := n.(type) {
 	case *ast.IfStmt:
-		fz.branch(n.Cond)
+		fz.branch(n, n.Cond)
 	case *ast.ForStmt:
 		if n.Cond != nil {
-			fz.branch(n.Cond)
+			fz.branch(n, n.Cond)
 		}
 	case *ast.BlockStmt:
 		list = n.List
@@ -85,6 +92,7 @@ func (fz *fuzzBody) visit(n ast.Node) {
 		list = n.Body
 	}
 	for _, s := range list {
+		fz.divisions(s)
 		fz.symWrite(unlabel(s))
 	}
 }
@@ -166,9 +174,10 @@ func (r *rewriter) fuzzInputs(lit *ast.FuncLit) map[*types.Var]int {
 	return inputs
 }
 
-// branch rewrites the condition cond of an if or for statement into
-// rt.Branch(cond, site, sym, vals, ptrs...) when it is symbolic.
-func (fz *fuzzBody) branch(cond ast.Expr) {
+// branch rewrites the condition cond of s, an if or for statement, into
+// rt.Branch(cond, site, sym, vals, ptrs...) when it is symbolic, or, when
+// it is not but depends on something tracked, puts rt.Untracked before s.
+func (fz *fuzzBody) branch(s ast.Stmt, cond ast.Expr) {
 	r := fz.r
 	emit := func(t *symTerm, sym string) {
 		r.edits.wrap(r.off(cond.Pos()), r.off(cond.End()),
@@ -177,6 +186,8 @@ func (fz *fuzzBody) branch(cond ast.Expr) {
 	if fz.st == nil {
 		if t, sym, ok := fz.branchTerm(cond, false); ok {
 			emit(t, sym)
+		} else if fz.tracks(cond) {
+			fz.untracked(s, cond.Pos())
 		}
 		return
 	}
@@ -186,7 +197,228 @@ func (fz *fuzzBody) branch(cond ast.Expr) {
 				emit(t, sym)
 			}
 		})
+	} else if fz.tracks(cond) {
+		fz.untracked(s, cond.Pos())
 	}
+}
+
+// tracks reports whether e depends on something the rewrite tracks, or
+// may: an input, a tracked local variable, a read of shared memory, or
+// the result of a call (but of a builtin function or a conversion).
+func (fz *fuzzBody) tracks(e ast.Expr) bool {
+	r := fz.r
+	c := &collector{r: r, start: e.Pos(), seen: make(map[string]int), dry: true}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			found = true // called, or passed to a call
+		case *ast.CallExpr:
+			if tv, ok := r.info.Types[n.Fun]; ok && tv.IsType() {
+				break
+			}
+			if id, ok := unparen(n.Fun).(*ast.Ident); ok {
+				if _, ok := r.info.Uses[id].(*types.Builtin); ok {
+					break
+				}
+			}
+			found = true
+		case *ast.Ident:
+			if v, ok := r.info.Uses[n].(*types.Var); ok {
+				if _, ok := fz.inputs[v]; ok {
+					found = true
+				}
+				if fz.st != nil {
+					if lv := fz.st.vars[v]; lv != nil && lv.symbolic && (lv.captured || lv.fz == fz) {
+						found = true
+					}
+				}
+			}
+			if c.sharedLoc(n) {
+				found = true
+			}
+		case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+			if c.sharedLoc(n.(ast.Expr)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// untracked puts rt.Untracked(site of pos) in front of statement s, or
+// in front of the first if statement of the chain whose else s is, and
+// of its labels.
+func (fz *fuzzBody) untracked(s ast.Stmt, pos token.Pos) {
+	r := fz.r
+	for {
+		p := r.parents[s]
+		if l, ok := p.(*ast.LabeledStmt); ok {
+			s = l
+			continue
+		}
+		if i, ok := p.(*ast.IfStmt); ok && i.Else == s {
+			s = i
+			continue
+		}
+		break
+	}
+	switch p := r.parents[s].(type) {
+	case *ast.BlockStmt, *ast.CaseClause:
+	case *ast.CommClause:
+		if p.Comm == s {
+			return
+		}
+	default:
+		return
+	}
+	r.edits.insert(r.off(s.Pos()), r.rt("Untracked")+"("+r.site(pos)+"); ")
+}
+
+// divisions checks the divisors of the integer divisions and remainders
+// that s, a statement of a statement list, evaluates: a divisor that is
+// symbolic gets rt.Branch(y != 0, ...) in front of s, after the reports
+// of its reads; one that is not but depends on something tracked, and
+// one in the header of an if, for, switch or select statement, or in a
+// right operand of && or ||, which s may not evaluate, rt.Untracked.
+func (fz *fuzzBody) divisions(s ast.Stmt) {
+	inner := unlabel(s)
+	var header []ast.Node
+	switch n := inner.(type) {
+	case *ast.IfStmt:
+		// The conditions are Untracked when they are not rewritten (branch).
+		for x := n; x != nil; {
+			if x.Init != nil {
+				header = append(header, x.Init)
+			}
+			x, _ = x.Else.(*ast.IfStmt)
+		}
+	case *ast.ForStmt:
+		header = append(header, n.Init, n.Post)
+	case *ast.SwitchStmt:
+		header = append(header, n.Init, n.Tag)
+		for _, cl := range n.Body.List {
+			for _, e := range cl.(*ast.CaseClause).List {
+				header = append(header, e)
+			}
+		}
+	case *ast.TypeSwitchStmt:
+		header = append(header, n.Init, n.Assign)
+	case *ast.RangeStmt:
+		header = append(header, n.Key, n.Value, n.X)
+	case *ast.SelectStmt:
+		for _, cl := range n.Body.List {
+			header = append(header, cl.(*ast.CommClause).Comm)
+		}
+	case *ast.BlockStmt, *ast.BranchStmt, *ast.EmptyStmt, *ast.CaseClause, *ast.CommClause:
+	default:
+		fz.divisionsIn(s, inner, false)
+	}
+	for _, h := range header {
+		if h != nil {
+			fz.divisionsIn(s, h, true)
+		}
+	}
+}
+
+// source returns the original text of e.
+func (r *rewriter) source(e ast.Expr) string {
+	return string(r.src[r.off(e.Pos()):r.off(e.End())])
+}
+
+// divisionsIn checks the divisions of n, part of s; header tells that n
+// is not evaluated right after the reports in front of s.
+func (fz *fuzzBody) divisionsIn(s ast.Stmt, n ast.Node, header bool) {
+	r := fz.r
+	var walk func(n ast.Node, cond bool)
+	walk = func(n ast.Node, cond bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false // its statements are checked by themselves
+			case *ast.BinaryExpr:
+				if m.Op == token.LAND || m.Op == token.LOR {
+					walk(m.X, cond)
+					walk(m.Y, true)
+					return false
+				}
+				if (m.Op == token.QUO || m.Op == token.REM) && isInteger(r.typeOf(m)) {
+					fz.division(s, m.Y, m.OpPos, cond)
+				}
+			case *ast.AssignStmt:
+				if (m.Tok == token.QUO_ASSIGN || m.Tok == token.REM_ASSIGN) && len(m.Lhs) == 1 && len(m.Rhs) == 1 &&
+					isInteger(r.typeOf(m.Lhs[0])) {
+					fz.division(s, m.Rhs[0], m.TokPos, cond)
+				}
+			}
+			return true
+		})
+	}
+	walk(n, header)
+}
+
+// division checks divisor y of a division at pos in statement s (see
+// divisions); late tells that y is not evaluated right after the reports
+// in front of s.
+func (fz *fuzzBody) division(s ast.Stmt, y ast.Expr, pos token.Pos, late bool) {
+	r := fz.r
+	if tv, ok := r.info.Types[y]; ok && tv.Value != nil {
+		return
+	}
+	if !late {
+		emit := func(t *symTerm, sym string) {
+			r.edits.insert(r.off(s.Pos()), r.rt("Branch")+"("+r.source(y)+" != 0, "+r.site(pos)+", "+quote(sym)+t.leafList()+"); ")
+		}
+		t, _, ok := fz.divisorTerm(s, y, true)
+		switch {
+		case ok && t.symbolic && fz.st == nil:
+			if t, sym, ok := fz.divisorTerm(s, y, false); ok {
+				emit(t, sym)
+			}
+			return
+		case ok && t.symbolic:
+			fz.st.plan(t, func() {
+				if t, sym, ok := fz.divisorTerm(s, y, false); ok {
+					emit(t, sym)
+				}
+			})
+			return
+		case ok:
+			return // constants and values that are not tracked
+		}
+	}
+	if fz.tracks(y) {
+		fz.untracked(s, pos)
+	}
+}
+
+// divisorTerm returns the term of y != 0, y a divisor in statement s, if
+// y is a term.
+func (fz *fuzzBody) divisorTerm(s ast.Stmt, y ast.Expr, dry bool) (*symTerm, string, bool) {
+	r := fz.r
+	inner := unlabel(s)
+	c := &collector{r: r, start: s.Pos(), seen: make(map[string]int), dry: true}
+	c.stmt(inner)
+	accs := c.accs
+	if c.calls > 0 {
+		accs, _ = c.late(inner) // the reads reported before s
+	}
+	t := fz.newTerm()
+	t.dry = dry
+	t.group(accs)
+	sym, ok := t.term(y, false)
+	if !ok || !t.fits() {
+		return nil, "", false
+	}
+	if c.calls > 0 {
+		for _, lv := range t.uses {
+			if lv.captured {
+				return nil, "", false // a call of s may change it before the division
+			}
+		}
+	}
+	return t, "(!= " + sym + " 0)", true
 }
 
 // branchTerm returns the term of the condition cond, if it is symbolic.

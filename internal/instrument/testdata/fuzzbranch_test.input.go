@@ -191,3 +191,13 @@ func unchanged(i int) {
 	}
 	g = i
 }
+
+func FuzzDivide(f *testing.F) {
+	f.Fuzz(func(t *testing.T, i, j int) {
+		r := i / j
+		g = 10 % (i - 1)
+		if double(j) > 1 {
+		}
+		_ = r
+	})
+}

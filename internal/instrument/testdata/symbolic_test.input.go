@@ -115,3 +115,40 @@ func FuzzRun(f *testing.F) {
 		}()
 	})
 }
+
+// Conditions and divisions the rewrite cannot express: rt.Untracked.
+
+func (a *acct) balance() int { return a.bal }
+
+func even(n int) bool { return n%2 == 0 }
+
+type stats struct{ total, per int }
+
+func (s *stats) average() int {
+	return s.total / s.per // by a shared field: checked
+}
+
+func untracked(a *acct, s *stats, n, k int) int {
+	if even(n) { // a call with a tracked argument
+		return 0
+	}
+	if a.balance() < n { // a method result compared with a parameter
+		return 1
+	}
+	if len("ab") > 1 { // constants: nothing
+	}
+	c := 3
+	if c > 2 { // an untracked local: nothing
+	}
+	q := k / n // by a parameter: checked
+	q += k % (n + 1)
+	q /= n
+	q = q / c // by an untracked local: nothing
+	q = q / 2
+	q = k / double(n) // by a call: untracked
+	if n > 0 && k/n > 1 { // may not be evaluated: untracked
+	}
+	if q := k / n; q > 1 { // in an init statement: untracked
+	}
+	return q + s.total/s.per
+}
