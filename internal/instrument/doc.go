@@ -109,25 +109,42 @@
 //     s[func(v int) int { rt.Write(&s[v], site); return v }(f())] = x
 //   - Fuzz bodies, for strategy mpc (see branches.go): in a body wrapped
 //     by rt.FuzzBody and the function literals inside it, the condition c
-//     of an if or for statement becomes rt.Branch(c, site, sym, leaves...)
+//     of an if or for statement becomes rt.Branch(c, site, sym, vals, ptrs...)
 //     when c has type bool, mentions an input or a read of shared memory,
 //     and is built only of integer and boolean constants; inputs (integer
 //     and boolean parameters the body never assigns nor takes the address
 //     of); locations of integer or boolean type whose reads are reported
 //     right before c is evaluated, with addresses free of side effects
-//     (the address is a leaf); and local variables (the value is a leaf);
-//     combined by + - * unary - ! comparisons && || and integer
-//     conversions. sym is c as a term (see rt.Branch). Calls, / %,
+//     (the address is a leaf, in ptrs); and local variables (the value is
+//     a leaf, in vals, a []int64 literal or nil: int64(v), or rt.B(v) for
+//     a boolean, so that no value is boxed); combined by + - * unary - !
+//     comparisons && || and integer conversions; with at most 16 values.
+//     sym is c as a term (see rt.Branch). Calls, / %,
 //     shifts, bitwise operators, strings, floats, maps, variable indexes,
 //     a location read twice with a report in between, and, in a right
 //     operand of && or ||, a location whose address may panic (p.f, s[0])
 //     or whose read is not reported leave c as it is. A statement of such
 //     a body x = e, x op= e (op + - *), x++ or x-- that writes shared x of
 //     integer or boolean type is followed by rt.SymWrite(&x, site, sym,
-//     leaves...) when e is symbolic that way (for x op= e, e may be a
+//     vals, ptrs...) when e is symbolic that way (for x op= e, e may be a
 //     constant: the read of x is a leaf). Nothing else is symbolic:
 //     switch cases, for post statements, init statements, code outside
 //     fuzz bodies.
+//   - Soundness markers, in the same scope, so that mpc does not claim
+//     to have covered every path when a condition escaped it: an if or
+//     for condition left as it is that mentions an input, a tracked
+//     local, a read of shared memory or a call (not of a builtin, not a
+//     conversion) gets rt.Untracked(site) in front of its statement (of
+//     the first if of an else-if chain, and of the labels). An integer
+//     division or remainder x / y, x % y, x /= y, x %= y in a statement of
+//     a statement list, y not constant, gets rt.Branch(y != 0, site,
+//     "(!= Y 0)", vals, ptrs...) in front of the statement, after the
+//     reports of its reads, when y is symbolic, or rt.Untracked(site) when
+//     y is not a term but mentions something tracked (a call, a read that
+//     is not a leaf...). A division that the statement may not evaluate
+//     right after those reports (in a right operand of && or ||, in the
+//     init, post, tag or cases of an if, for, switch or select) gets
+//     rt.Untracked when it mentions something tracked.
 //   - With Options.Symbolic (the code under test), every function and
 //     function literal of the file (see symbolic.go): the same rewrite,
 //     and local variables, parameters and call arguments symbolic too.
@@ -139,7 +156,7 @@
 //     with rt.SymEnter("pkg.F", params...), and a call of a function of
 //     the package whose arguments have no side effects and include a
 //     symbolic one wraps its first argument in rt.SymCall[T](arg0, "pkg.F",
-//     terms, leaves...). go and defer statements are not wrapped.
+//     terms, vals, ptrs...). go and defer statements are not wrapped.
 //
 // An else-if with an init statement becomes else { accesses; if ... },
 // which reports the accesses of its init.
