@@ -314,3 +314,30 @@ func BenchmarkBranchOffPointer(b *testing.B) {
 	}
 	_ = n
 }
+
+// TestMPCUntracked: a condition the instrumentation could not express
+// (rt.Untracked) keeps the search from claiming every path, and a divisor
+// checked as a branch is explored to zero.
+func TestMPCUntracked(t *testing.T) {
+	untracked := mpcProgram{"untracked", []int64{3}, func(in []int64) string {
+		Untracked(ms(40)) // if f(i) > 2, say
+		return "ok"
+	}}
+	if r, _ := runMPC(t, untracked, true, 10); r.complete {
+		t.Errorf("mpc claimed every path past an untracked condition")
+	}
+	divisor := mpcProgram{"divisor", []int64{4, 1}, func(in []int64) string {
+		d := in[0] - in[1]
+		if !Branch(d != 0, ms(41), "(!= (- i0 i1) 0)", nil) {
+			return "divide by zero"
+		}
+		return fmt.Sprint(100 / d)
+	}}
+	r, _ := runMPC(t, divisor, true, 10)
+	if in, ok := r.inputs["divide by zero"]; !ok || in[0] != in[1] {
+		t.Errorf("the divisor's check was not explored to zero: %v", r.inputs)
+	}
+	if !r.complete {
+		t.Errorf("mpc did not claim every path of the divisor")
+	}
+}
