@@ -86,9 +86,9 @@ type Options struct {
 	// default).
 	Solver        string
 	SolverTimeout time.Duration
-	// Workers is how many solver processes mcr and mpc split the checks
-	// of one query between (default 1); the answers, and so the search,
-	// do not depend on it.
+	// Workers is how many solver processes mpc splits the checks of one
+	// query between (default 1); the answers, and so the search, do not
+	// depend on it.
 	Workers   int
 	mcrSolver strategy.MCRSolver // a solver in this process (tests)
 	mpcSolver strategy.MPCSolver // the same, for mpc

@@ -133,11 +133,11 @@ func (s *solverProcess) Close() {
 	}
 }
 
-// solverPool is the solver of strategies mcr and mpc over several solver
-// processes: the targets (mcr) or prefixes (mpc) of one query are split
-// between them in consecutive runs, solved at once, and the answers put
-// back in order, so that the answer, and the search, do not depend on the
-// number of processes. The first process starts with the pool, the
+// solverPool is the solver of strategy mpc over several solver
+// processes: the prefixes of one query are split between them in
+// consecutive runs, solved at once, and the answers put back in order;
+// the solver checks each prefix in a Z3 context of its own, so that the
+// answer, and the search, do not depend on the number of processes. The first process starts with the pool, the
 // others when a query has work for them.
 type solverPool struct {
 	start    func() (solverConn, error)
@@ -274,13 +274,15 @@ func (p *solverPool) Close() {
 }
 
 // mcrStrategy makes strategy mcr for opts: over opts.mcrSolver when a test
-// set one, else over a pool of opts.Workers solver processes; stop ends
-// the solver.
+// set one, else over one solver process. (mcr's solver checks a query's
+// targets one after the other on one Z3 solver, whose learned clauses
+// steer the prefixes it finds: split between processes, the answers, and
+// the search, would depend on -workers.)
 func mcrStrategy(opts Options) (m *strategy.MCR, stop func(), err error) {
 	if opts.mcrSolver != nil {
 		return strategy.NewMCR(opts.mcrSolver, opts.SolverTimeout), func() {}, nil
 	}
-	p, err := newSolverPool(opts.Solver, opts.Workers)
+	p, err := newSolverPool(opts.Solver, 1)
 	if err != nil {
 		return nil, nil, err
 	}

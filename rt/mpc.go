@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -12,12 +11,15 @@ import (
 	"interleave.dev/rt/wire"
 )
 
-// The calls below are how an instrumented fuzz body tells strategy mpc
-// (maximal path causality) the symbolic values of its branch conditions
-// and of what it writes: concolic execution, the symbolic half of each
-// run. Under any other strategy each returns at once (Branch returns its
-// condition). The instrumenter writes the symbolic values as terms in
-// prefix form:
+// The calls below are how an instrumented fuzz body, and the code of the
+// module under test, tell strategy mpc (maximal path causality) the
+// symbolic values of branch conditions and of what they write: concolic
+// execution, the symbolic half of each run. Under any other strategy
+// each returns at once (Branch returns its condition); the check is
+// inlined, and the value leaves travel in a []int64 the caller keeps on
+// its stack, so that a rewritten condition costs well under a
+// nanosecond outside mpc. The instrumenter writes the symbolic values as
+// terms in prefix form:
 //
 //	term := INT | "i" K | "m" J ":" TY | "a" J ":" TY | "l" J | "v" J
 //	      | "(" OP " " term {" " term} ")"
@@ -26,12 +28,12 @@ import (
 //
 // INT is a constant (a boolean is 1 or 0); "i" K is the fuzz body's input
 // K (0: the first argument after the *testing.T); "m" J is the value of
-// type TY at leaves[J], a pointer to shared memory the goroutine has just
-// read (rt.Read); "a" J the value of type TY of the variable leaves[J]
+// type TY at ptrs[J], a pointer to shared memory the goroutine has just
+// read (rt.Read); "a" J the value of type TY of the variable ptrs[J]
 // points to, which goroutines share but no goroutine writes after
 // setting it (SymSetAt); "l" J is the local variable whose number (the
-// Site of its declaration) is leaves[J] and whose value is leaves[J+1]
-// (SymSet); "v" J is the concrete value leaves[J], which is not tracked.
+// Site of its declaration) is vals[J] and whose value is vals[J+1]
+// (SymSet); "v" J is the concrete value vals[J], which is not tracked.
 // A value the symbolic state does not know is taken as it is.
 
 // mpcRun is strategy mpc while an exploration runs it, else nil.
@@ -50,35 +52,60 @@ func symbolic() (*sched.G, *strategy.MPC) {
 	return g, m
 }
 
-// Branch reports a branch condition of a fuzz body and returns cond: the
-// instrumenter rewrites the condition c of an if or for statement in a
-// fuzz body into rt.Branch(c, site, sym, leaves...) when c is made of
-// integer and boolean operations on inputs, values read from memory,
-// local variables and constants; sym is c as a term.
-func Branch(cond bool, s Site, sym string, leaves ...any) bool {
+// B is a boolean value leaf: 1 or 0.
+func B(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Branch reports a branch condition and returns cond: the instrumenter
+// rewrites the condition c of an if or for statement into
+// rt.Branch(c, site, sym, vals, ptrs...) when c is made of integer and
+// boolean operations on inputs, values read from memory, local variables
+// and constants; sym is c as a term. It also checks a divisor that
+// depends on them, as the condition that it is not 0.
+func Branch(cond bool, s Site, sym string, vals []int64, ptrs ...any) bool {
 	if mpcRun.Load() != nil { // inlined: nothing more outside mpc
-		branch(cond, s, sym, leaves)
+		branch(cond, s, sym, vals, ptrs)
 	}
 	return cond
 }
 
-func branch(cond bool, s Site, sym string, leaves []any) {
+func branch(cond bool, s Site, sym string, vals []int64, ptrs []any) {
 	if g, m := symbolic(); m != nil {
-		if t, ok := parseTerms(sym, leaves, g, m); ok && len(t) == 1 {
+		if t, ok := parseTerms(sym, vals, ptrs, g, m); ok && len(t) == 1 {
 			m.Branch(g.ID, uint32(s), t[0], cond)
 		}
 	}
 }
 
+// Untracked reports a condition or divisor, at s, that depends on what
+// the instrumentation tracks in a way it cannot express (a call's result,
+// a string): mpc's search does not claim every path after it.
+func Untracked(s Site) {
+	if mpcRun.Load() != nil {
+		if _, m := symbolic(); m != nil {
+			m.Untracked(uint32(s))
+		}
+	}
+}
+
 // SymWrite reports the symbolic value, sym, of the write to *addr that
-// the statement before it made (x = e, x += e, x++ in a fuzz body, x
-// shared memory).
-func SymWrite(addr any, s Site, sym string, leaves ...any) {
+// the statement before it made (x = e, x += e, x++, x shared memory).
+func SymWrite(addr any, s Site, sym string, vals []int64, ptrs ...any) {
+	if mpcRun.Load() != nil {
+		symWrite(addr, sym, vals, ptrs)
+	}
+}
+
+func symWrite(addr any, sym string, vals []int64, ptrs []any) {
 	g, m := symbolic()
 	if m == nil {
 		return
 	}
-	t, ok := parseTerms(sym, leaves, g, m)
+	t, ok := parseTerms(sym, vals, ptrs, g, m)
 	if !ok || len(t) != 1 {
 		return
 	}
@@ -90,16 +117,16 @@ func SymWrite(addr any, s Site, sym string, leaves ...any) {
 	m.SymWrite(g.ID, g.WordID(p), uint8(off), uint8(size), t[0])
 }
 
-// SymSet reports the value, sym, that the statement before it gave the
+// SymSet reports the value, sym, that the statement around it gave the
 // local variable numbered id, the Site of its declaration ("" for a value
 // that is not tracked).
-func SymSet(id Site, sym string, leaves ...any) {
+func SymSet(id Site, sym string, vals []int64, ptrs ...any) {
 	if mpcRun.Load() != nil {
-		symSet(id, sym, leaves)
+		symSet(id, sym, vals, ptrs)
 	}
 }
 
-func symSet(id Site, sym string, leaves []any) {
+func symSet(id Site, sym string, vals []int64, ptrs []any) {
 	g, m := symbolic()
 	if m == nil {
 		return
@@ -108,13 +135,19 @@ func symSet(id Site, sym string, leaves []any) {
 		m.SetLocal(g.ID, uint32(id), wire.MPCTerm{}, false)
 		return
 	}
-	t, ok := parseTerms(sym, leaves, g, m)
+	t, ok := parseWellFormed(sym, vals, ptrs, g, m)
 	m.SetLocal(g.ID, uint32(id), first(t), ok && len(t) == 1)
 }
 
 // SymSetAt is SymSet for a variable that function literals share, named
 // by its address.
-func SymSetAt(addr any, sym string, leaves ...any) {
+func SymSetAt(addr any, sym string, vals []int64, ptrs ...any) {
+	if mpcRun.Load() != nil {
+		symSetAt(addr, sym, vals, ptrs)
+	}
+}
+
+func symSetAt(addr any, sym string, vals []int64, ptrs []any) {
 	g, m := symbolic()
 	if m == nil {
 		return
@@ -124,25 +157,30 @@ func SymSetAt(addr any, sym string, leaves ...any) {
 		m.SetAt(a, wire.MPCTerm{}, false)
 		return
 	}
-	t, ok := parseTerms(sym, leaves, g, m)
+	t, ok := parseWellFormed(sym, vals, ptrs, g, m)
 	m.SetAt(a, first(t), ok && len(t) == 1)
 }
 
 // SymCall returns first, the first argument of a call of the function
-// named fn (its package path and name, with the receiver type for a
-// method: "p.F", "p.(*T).M"), after recording the symbolic values of the
-// call's arguments, syms: one term per argument, or "_" for one that is
-// not tracked. The instrumenter wraps the first argument of calls whose
-// arguments make no calls, so that nothing runs between it and the
-// callee's SymEnter.
-func SymCall[T any](first T, fn string, syms string, leaves ...any) T {
+// named fn (types.Func.FullName: "p.F", "(*p.T).M"), after recording the
+// symbolic values of the call's arguments, syms: one term per argument,
+// or "_" for one that is not tracked. The instrumenter wraps the first
+// argument of calls whose arguments make no calls, so that nothing runs
+// between it and the callee's SymEnter.
+func SymCall[T any](first T, fn string, syms string, vals []int64, ptrs ...any) T {
+	if mpcRun.Load() != nil {
+		symCall(fn, syms, vals, ptrs)
+	}
+	return first
+}
+
+func symCall(fn string, syms string, vals []int64, ptrs []any) {
 	g, m := symbolic()
 	if m == nil {
-		return first
+		return
 	}
-	args, sym := parseArgs(syms, leaves, g, m)
+	args, sym := parseArgs(syms, vals, ptrs, g, m)
 	m.Call(g.ID, fn, args, sym)
-	return first
 }
 
 // SymEnter binds, at the entry of the function named fn, its parameters
@@ -151,6 +189,12 @@ func SymCall[T any](first T, fn string, syms string, leaves ...any) T {
 // that function literals share, its address, or nil for one that is not
 // tracked.
 func SymEnter(fn string, params ...any) {
+	if mpcRun.Load() != nil {
+		symEnter(fn, params)
+	}
+}
+
+func symEnter(fn string, params []any) {
 	g, m := symbolic()
 	if m == nil {
 		return
@@ -165,8 +209,6 @@ func SymEnter(fn string, params ...any) {
 		case nil: // a parameter that is not tracked
 		case Site:
 			m.SetLocal(g.ID, uint32(v), t, s)
-		case uint32:
-			m.SetLocal(g.ID, v, t, s)
 		default:
 			m.SetAt(uintptr(dataPtr(p)), t, s)
 		}
@@ -180,9 +222,10 @@ func first(ts []wire.MPCTerm) wire.MPCTerm {
 	return ts[0]
 }
 
-// parseArgs parses the terms of SymCall, "_" for an untracked one.
-func parseArgs(syms string, leaves []any, g *sched.G, m *strategy.MPC) ([]wire.MPCTerm, []bool) {
-	p := termParser{toks: tokenize(syms), leaves: leaves, g: g, m: m}
+// parseArgs parses the terms of SymCall, "_" for an untracked one; sym
+// says which are known.
+func parseArgs(syms string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) ([]wire.MPCTerm, []bool) {
+	p := newParser(syms, vals, ptrs, g, m)
 	var args []wire.MPCTerm
 	var sym []bool
 	for p.i < len(p.toks) {
@@ -195,21 +238,17 @@ func parseArgs(syms string, leaves []any, g *sched.G, m *strategy.MPC) ([]wire.M
 		if !ok {
 			return nil, nil
 		}
-		args, sym = append(args, t), append(sym, isSymbolic(t))
+		args, sym = append(args, t), append(sym, true) // a constant is a known value too
 	}
 	return args, sym
 }
 
 // parseTerms parses the terms of sym, resolving leaves; ok is false when
 // sym is malformed or no term depends on an input or a read.
-func parseTerms(sym string, leaves []any, g *sched.G, m *strategy.MPC) (ts []wire.MPCTerm, ok bool) {
-	p := termParser{toks: tokenize(sym), leaves: leaves, g: g, m: m}
-	for p.i < len(p.toks) {
-		t, ok := p.term()
-		if !ok {
-			return nil, false
-		}
-		ts = append(ts, t)
+func parseTerms(sym string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) (ts []wire.MPCTerm, ok bool) {
+	ts, ok = parseWellFormed(sym, vals, ptrs, g, m)
+	if !ok {
+		return nil, false
 	}
 	for _, t := range ts {
 		if isSymbolic(t) {
@@ -217,6 +256,21 @@ func parseTerms(sym string, leaves []any, g *sched.G, m *strategy.MPC) (ts []wir
 		}
 	}
 	return nil, false
+}
+
+// parseWellFormed parses the terms of sym, resolving leaves, symbolic or
+// not (a local given a constant has a known value); ok is false when sym
+// is malformed.
+func parseWellFormed(sym string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) (ts []wire.MPCTerm, ok bool) {
+	p := newParser(sym, vals, ptrs, g, m)
+	for p.i < len(p.toks) {
+		t, ok := p.term()
+		if !ok {
+			return nil, false
+		}
+		ts = append(ts, t)
+	}
+	return ts, true
 }
 
 // isSymbolic reports whether t depends on an input or a read.
@@ -239,11 +293,26 @@ func tokenize(s string) []string {
 
 // termParser reads terms from tokens.
 type termParser struct {
-	toks   []string
-	i      int
-	leaves []any
-	g      *sched.G
-	m      *strategy.MPC
+	toks []string
+	i    int
+	vals [maxVals]int64 // a copy, so that the caller's slice stays on its stack
+	nval int
+	ptrs []any
+	g    *sched.G
+	m    *strategy.MPC
+}
+
+// maxVals bounds the value leaves of a term (the instrumenter passes no
+// more).
+const maxVals = 16
+
+func newParser(sym string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) termParser {
+	p := termParser{toks: tokenize(sym), ptrs: ptrs, g: g, m: m}
+	if len(vals) > maxVals {
+		p.toks = []string{"("} // malformed: no term
+	}
+	p.nval = copy(p.vals[:], vals)
+	return p
 }
 
 // arity gives each operation's number of arguments (-1: two or more).
@@ -308,27 +377,24 @@ func (p *termParser) leaf(tok string) (wire.MPCTerm, bool) {
 		return x, ok
 	case 'l':
 		j, err := strconv.Atoi(num)
-		if err != nil || j < 0 || j+1 >= len(p.leaves) {
+		if err != nil || j < 0 || j+1 >= p.nval {
 			return wire.MPCTerm{}, false
 		}
-		id, ok := p.leaves[j].(Site)
-		if !ok {
-			return wire.MPCTerm{}, false
-		}
-		if t, ok := p.m.Local(p.g.ID, uint32(id)); ok {
+		if t, ok := p.m.Local(p.g.ID, uint32(p.vals[j])); ok {
 			return t, true
 		}
-		return p.value(strconv.Itoa(j + 1)) // the local's value
+		p.m.Concrete()
+		return wire.MPCTerm{Op: wire.TermConst, V: p.vals[j+1]}, true
 	case 'm', 'a':
 		j, err := strconv.Atoi(num)
-		if err != nil || j < 0 || j >= len(p.leaves) {
+		if err != nil || j < 0 || j >= len(p.ptrs) {
 			return wire.MPCTerm{}, false
 		}
 		size, signed, ok := typeOf(typ)
 		if !ok {
 			return wire.MPCTerm{}, false
 		}
-		addr := dataPtr(p.leaves[j])
+		addr := dataPtr(p.ptrs[j])
 		if addr == nil {
 			return wire.MPCTerm{}, false
 		}
@@ -348,14 +414,13 @@ func (p *termParser) leaf(tok string) (wire.MPCTerm, bool) {
 	return wire.MPCTerm{}, false
 }
 
-// value is the constant leaves[num], an integer or a boolean.
+// value is the constant vals[num].
 func (p *termParser) value(num string) (wire.MPCTerm, bool) {
 	j, err := strconv.Atoi(num)
-	if err != nil || j < 0 || j >= len(p.leaves) {
+	if err != nil || j < 0 || j >= p.nval {
 		return wire.MPCTerm{}, false
 	}
-	v, ok := intValue(p.leaves[j])
-	return wire.MPCTerm{Op: wire.TermConst, V: v}, ok
+	return wire.MPCTerm{Op: wire.TermConst, V: p.vals[j]}, true
 }
 
 // typeOf decodes a TY of the term grammar.
@@ -390,49 +455,4 @@ func load(addr unsafe.Pointer, size uint8, signed bool) int64 {
 		return int64(*(*uint32)(addr))
 	}
 	return *(*int64)(addr)
-}
-
-// intValue converts an integer or boolean to int64.
-func intValue(x any) (int64, bool) {
-	switch v := x.(type) {
-	case bool:
-		if v {
-			return 1, true
-		}
-		return 0, true
-	case int:
-		return int64(v), true
-	case int8:
-		return int64(v), true
-	case int16:
-		return int64(v), true
-	case int32:
-		return int64(v), true
-	case int64:
-		return v, true
-	case uint:
-		return int64(v), true
-	case uint8:
-		return int64(v), true
-	case uint16:
-		return int64(v), true
-	case uint32:
-		return int64(v), true
-	case uint64:
-		return int64(v), true
-	case uintptr:
-		return int64(v), true
-	}
-	switch v := reflect.ValueOf(x); v.Kind() { // a named type
-	case reflect.Bool:
-		if v.Bool() {
-			return 1, true
-		}
-		return 0, true
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return v.Int(), true
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return int64(v.Uint()), true
-	}
-	return 0, false
 }

@@ -90,14 +90,14 @@ func mpcFigure1() mpcProgram {
 			case 0:
 				Write(&x, ms(1))
 				x = i
-				SymWrite(&x, ms(2), "i0")
+				SymWrite(&x, ms(2), "i0", nil)
 			case 1:
 				Write(&x, ms(3))
 				x = j
-				SymWrite(&x, ms(4), "i1")
+				SymWrite(&x, ms(4), "i1", nil)
 			case 2:
 				Read(&x, ms(5))
-				if Branch(x == 10, ms(6), "(== m0:i64 10)", &x) {
+				if Branch(x == 10, ms(6), "(== m0:i64 10)", nil, &x) {
 					out = "error"
 				}
 			}
@@ -121,16 +121,16 @@ func mpcFigure6() mpcProgram {
 		done := spawnAll(2, func(k int) {
 			switch k {
 			case 0:
-				if Branch(i == 0, ms(10), "(== i0 0)") {
+				if Branch(i == 0, ms(10), "(== i0 0)", nil) {
 					Write(&x, ms(11))
 					x = 1
-				} else if Branch(j == 5, ms(12), "(== i1 5)") {
+				} else if Branch(j == 5, ms(12), "(== i1 5)", nil) {
 					Write(&x, ms(13))
 					x = 2
 				}
 			case 1:
 				Read(&x, ms(14))
-				if Branch(x == 2, ms(15), "(== m0:i64 2)", &x) {
+				if Branch(x == 2, ms(15), "(== m0:i64 2)", nil, &x) {
 					out = "error"
 				}
 			}
@@ -185,7 +185,7 @@ func TestMPCSoundness(t *testing.T) {
 func TestMPCFixedTwins(t *testing.T) {
 	fixed := mpcProgram{"figure1-fixed", []int64{0, 0}, func(in []int64) string {
 		i, j := int(in[0]), int(in[1])
-		if Branch(i == 10 || j == 10, ms(20), "(|| (== i0 10) (== i1 10))") {
+		if Branch(i == 10 || j == 10, ms(20), "(|| (== i0 10) (== i1 10))", nil) {
 			return "rejected" // the input is validated before it is published
 		}
 		x := 0
@@ -195,14 +195,14 @@ func TestMPCFixedTwins(t *testing.T) {
 			case 0:
 				Write(&x, ms(21))
 				x = i
-				SymWrite(&x, ms(22), "i0")
+				SymWrite(&x, ms(22), "i0", nil)
 			case 1:
 				Write(&x, ms(23))
 				x = j
-				SymWrite(&x, ms(24), "i1")
+				SymWrite(&x, ms(24), "i1", nil)
 			case 2:
 				Read(&x, ms(25))
-				if Branch(x == 10, ms(26), "(== m0:i64 10)", &x) {
+				if Branch(x == 10, ms(26), "(== m0:i64 10)", nil, &x) {
 					out = "error"
 				}
 			}
@@ -288,7 +288,7 @@ func BenchmarkBranchOff(b *testing.B) {
 	x := 0
 	n := 0
 	for i := 0; i < b.N; i++ {
-		if Branch(x == i, ms(30), "(== m0:i64 v1)", &x, i) {
+		if Branch(x == i, ms(30), "(== m0:i64 v0)", []int64{int64(i)}, &x) {
 			n++
 		}
 	}
@@ -298,7 +298,7 @@ func BenchmarkBranchOff(b *testing.B) {
 // BenchmarkSymSetOff is the same for the report of a local's value.
 func BenchmarkSymSetOff(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		SymSet(ms(31), "(+ l0 1)", ms(31), i)
+		SymSet(ms(31), "(+ l0 1)", []int64{int64(ms(31)), int64(i)})
 	}
 }
 
@@ -308,9 +308,36 @@ func BenchmarkBranchOffPointer(b *testing.B) {
 	x := 0
 	n := 0
 	for i := 0; i < b.N; i++ {
-		if Branch(x == i, ms(30), "(== m0:i64 0)", &x) {
+		if Branch(x == i, ms(30), "(== m0:i64 0)", nil, &x) {
 			n++
 		}
 	}
 	_ = n
+}
+
+// TestMPCUntracked: a condition the instrumentation could not express
+// (rt.Untracked) keeps the search from claiming every path, and a divisor
+// checked as a branch is explored to zero.
+func TestMPCUntracked(t *testing.T) {
+	untracked := mpcProgram{"untracked", []int64{3}, func(in []int64) string {
+		Untracked(ms(40)) // if f(i) > 2, say
+		return "ok"
+	}}
+	if r, _ := runMPC(t, untracked, true, 10); r.complete {
+		t.Errorf("mpc claimed every path past an untracked condition")
+	}
+	divisor := mpcProgram{"divisor", []int64{4, 1}, func(in []int64) string {
+		d := in[0] - in[1]
+		if !Branch(d != 0, ms(41), "(!= (- i0 i1) 0)", nil) {
+			return "divide by zero"
+		}
+		return fmt.Sprint(100 / d)
+	}}
+	r, _ := runMPC(t, divisor, true, 10)
+	if in, ok := r.inputs["divide by zero"]; !ok || in[0] != in[1] {
+		t.Errorf("the divisor's check was not explored to zero: %v", r.inputs)
+	}
+	if !r.complete {
+		t.Errorf("mpc did not claim every path of the divisor")
+	}
 }

@@ -194,6 +194,10 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 		switch {
 		case rep.Exhausted && rep.Strategy == "dpor":
 			done = ", every interleaving covered up to the order of independent operations"
+		case rep.Exhausted && rep.Strategy == "mcr":
+			done = ", every state covered (each read's every value)"
+		case rep.Exhausted && rep.Strategy == "mpc":
+			done = ", every path covered (inputs and schedules)"
 		case rep.Exhausted:
 			done = ", every interleaving covered"
 		}

@@ -50,7 +50,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "merge":
 		return runMerge(args[1:], stdout, stderr)
 	case "bench":
-		return bench.Main(ctx, args[1:], stdout, stderr, &bench.DriverBuilder{Instrument: instrumentFile, GoFlags: []string{"-p=1"}})
+		return bench.Main(ctx, args[1:], stdout, stderr, &bench.DriverBuilder{Instrument: instrumentFile, InstrumentMain: instrumentMainFile, GoFlags: []string{"-p=1"}})
 	case "help", "-h", "-help", "--help":
 		return runHelp(args[1:], stdout, stderr)
 	case "version", "-version", "--version":

@@ -47,14 +47,15 @@ func (c *commonFlags) options(stdout, stderr io.Writer) driver.Options {
 		fmt.Fprintln(stderr, "interleave: note: -instrument-deps is retired: every module is instrumented by default (-instrument=main narrows it)")
 	}
 	return driver.Options{
-		Dir:         c.dir,
-		Tags:        c.tags,
-		GoFlags:     c.goFlags,
-		Scope:       c.scope,
-		DepWarnings: c.depWarnings,
-		Instrument:  instrumentFile,
-		Stdout:      stdout,
-		Stderr:      stderr,
+		Dir:            c.dir,
+		Tags:           c.tags,
+		GoFlags:        c.goFlags,
+		Scope:          c.scope,
+		DepWarnings:    c.depWarnings,
+		Instrument:     instrumentFile,
+		InstrumentMain: instrumentMainFile,
+		Stdout:         stdout,
+		Stderr:         stderr,
 	}
 }
 

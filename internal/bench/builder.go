@@ -30,6 +30,9 @@ type DriverBuilder struct {
 	// Instrument rewrites one file (required); the command passes the
 	// instrumenter it uses for "interleave test".
 	Instrument driver.InstrumentFunc
+	// InstrumentMain, when set, rewrites the files of the module the
+	// kernels are (driver.Options.InstrumentMain).
+	InstrumentMain driver.InstrumentFunc
 	// CacheDir is the driver's cache directory (default driver.CacheDir()).
 	CacheDir string
 	// Env is the environment of the go command (default os.Environ()).
@@ -50,14 +53,15 @@ func (b *DriverBuilder) Build(ctx context.Context, dir string, pkgs []string, ou
 	var output bytes.Buffer
 	flags := append([]string{"-c", "-o", outDir + string(filepath.Separator)}, b.GoFlags...)
 	o, err := driver.Test(ctx, driver.Options{
-		Dir:        dir,
-		Patterns:   patterns,
-		GoFlags:    flags,
-		Instrument: b.Instrument,
-		CacheDir:   b.CacheDir,
-		Env:        b.Env,
-		Stdout:     &output,
-		Stderr:     &output,
+		Dir:            dir,
+		Patterns:       patterns,
+		GoFlags:        flags,
+		Instrument:     b.Instrument,
+		InstrumentMain: b.InstrumentMain,
+		CacheDir:       b.CacheDir,
+		Env:            b.Env,
+		Stdout:         &output,
+		Stderr:         &output,
 	})
 	if err != nil {
 		return fmt.Errorf("building %s in %s: %w", strings.Join(pkgs, ", "), dir, err)

@@ -59,6 +59,22 @@ func SolveMPC(q *wire.MPCQuery) *wire.MPCAnswer {
 	return &wire.MPCAnswer{Results: results}
 }
 
+// solveAlone checks prefix p in a Z3 context of its own, so that its
+// answer depends on the trace and p alone, not on the prefixes checked
+// before it (which a context's term numbering and a solver's learned
+// clauses would carry over): the answers are the same however a query's
+// prefixes are split between solver processes (-workers).
+func (x *mpcTrace) solveAlone(p wire.MPCPrefix, timeout time.Duration) (wire.MPCResult, error) {
+	// Without DiffLogic: path conditions are arithmetic over inputs and
+	// read values, not differences of order variables.
+	c, err := z3.NewContext(z3.Config{Model: true, Timeout: timeout, MinimizeCores: true})
+	if err != nil {
+		return wire.MPCResult{}, fmt.Errorf("making a Z3 context: %w", err)
+	}
+	defer c.Close()
+	return x.solvePrefix(c, p)
+}
+
 // solve checks the prefixes of the query.
 func (x *mpcTrace) solve() ([]wire.MPCResult, error) {
 	q := x.q
@@ -69,13 +85,6 @@ func (x *mpcTrace) solve() ([]wire.MPCResult, error) {
 	if q.TimeoutMillis > 0 {
 		timeout = time.Duration(q.TimeoutMillis) * time.Millisecond
 	}
-	// Without DiffLogic: path conditions are arithmetic over inputs and
-	// read values, not differences of order variables.
-	c, err := z3.NewContext(z3.Config{Model: true, Timeout: timeout, MinimizeCores: true})
-	if err != nil {
-		return nil, fmt.Errorf("mpc: making a Z3 context: %w", err)
-	}
-	defer c.Close()
 	var deadline time.Time
 	if q.BudgetMillis > 0 {
 		deadline = time.Now().Add(time.Duration(q.BudgetMillis) * time.Millisecond)
@@ -87,7 +96,7 @@ func (x *mpcTrace) solve() ([]wire.MPCResult, error) {
 			continue
 		}
 		start := time.Now()
-		r, err := x.solvePrefix(c, p)
+		r, err := x.solveAlone(p, timeout)
 		if err != nil {
 			return nil, fmt.Errorf("mpc: prefix %d: %w", i, err)
 		}

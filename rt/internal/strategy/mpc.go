@@ -283,6 +283,14 @@ func (p *MPC) SetAt(addr uintptr, t wire.MPCTerm, ok bool) {
 	p.at[addr] = t
 }
 
+// Untracked notes a condition or divisor at site that depended on what
+// the instrumentation tracks in a way it cannot express (a call's result,
+// a string): the paths it would tell apart are not explored, and the
+// search does not claim to be complete.
+func (p *MPC) Untracked(site uint32) {
+	p.incomplete["a condition or divisor depended on a value the instrumentation cannot express (a call's result, a string)"] = true
+}
+
 // Concrete notes that a condition used a value the instrumentation does
 // not track symbolically: a path it makes the solver keep may not be the
 // only one, and the search does not claim to be complete.
