@@ -160,6 +160,10 @@ type Run struct {
 	// predicted, Confirmed those its directed runs confirmed.
 	Predictions int `json:"predictions,omitempty"`
 	Confirmed   int `json:"confirmed,omitempty"`
+	// SolverQueries and SolverSeconds are what strategies mcr and mpc
+	// asked their solver, over the package's tests.
+	SolverQueries int     `json:"solver_queries,omitempty"`
+	SolverSeconds float64 `json:"solver_seconds,omitempty"`
 }
 
 // Classify sets r.Detected and r.FalseReport for kernel k.
@@ -471,6 +475,10 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name, run str
 		Message:   firstLine(res.Message),
 	}
 	for _, rec := range recs {
+		if rec.MCR != nil {
+			r.SolverQueries += rec.MCR.Queries
+			r.SolverSeconds += rec.MCR.Seconds
+		}
 		r.Predictions += len(rec.Predictions)
 		for _, p := range rec.Predictions {
 			if p.Status == "confirmed" {
