@@ -143,12 +143,11 @@ type solverPool struct {
 	start    func() (solverConn, error)
 	procs    []solverConn
 	size     int
-	minShare int // the fewest targets or prefixes a solver is given
+	minShare int // the fewest prefixes a solver is given
 }
 
 // solverConn is one solver of a pool.
 type solverConn interface {
-	strategy.MCRSolver
 	strategy.MPCSolver
 	Close()
 }
@@ -168,12 +167,11 @@ func newPool(start func() (solverConn, error), size int) (*solverPool, error) {
 	return &solverPool{start: start, procs: []solverConn{s}, size: max(1, size), minShare: defaultMinShare}, nil
 }
 
-// defaultMinShare is the fewest targets or prefixes a solver process is
-// given: a check takes about a millisecond, and a process costs a copy
+// defaultMinShare is the fewest prefixes a solver process is given: a check takes about a millisecond, and a process costs a copy
 // of the query.
 const defaultMinShare = 4
 
-// split divides n items into at most p.size consecutive runs of about
+// split divides n prefixes into at most p.size consecutive runs of about
 // p.minShare or more, starting processes as needed; it
 // returns the ends of the runs.
 func (p *solverPool) split(n int) ([]int, error) {
@@ -212,32 +210,6 @@ func (p *solverPool) each(n int, f func(i, lo, hi int) error) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// Solve implements strategy.MCRSolver.
-func (p *solverPool) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) {
-	var out wire.MCRAnswer
-	answers := make([]*wire.MCRAnswer, p.size)
-	err := p.each(len(q.Targets), func(i, lo, hi int) error {
-		sub := *q
-		sub.Targets = q.Targets[lo:hi]
-		a, err := p.procs[i].Solve(&sub)
-		answers[i] = a
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range answers {
-		if a == nil {
-			continue
-		}
-		if a.Error != "" {
-			return a, nil
-		}
-		out.Results = append(out.Results, a.Results...)
-	}
-	return &out, nil
 }
 
 // SolveMPC implements strategy.MPCSolver.
@@ -282,7 +254,7 @@ func mcrStrategy(opts Options) (m *strategy.MCR, stop func(), err error) {
 	if opts.mcrSolver != nil {
 		return strategy.NewMCR(opts.mcrSolver, opts.SolverTimeout), func() {}, nil
 	}
-	p, err := newSolverPool(opts.Solver, 1)
+	p, err := startSolver(opts.Solver)
 	if err != nil {
 		return nil, nil, err
 	}
