@@ -335,7 +335,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			return nil, fmt.Errorf("interleave: %w", err)
 		}
 		if res.Finding != nil {
-			// The input of the run that found it.
+			// The input of the run that found it (set again: the body
+			// may have assigned its parameters).
+			opts.fuzz.set(mpc.Input())
 			in, err := opts.fuzz.encode()
 			if err != nil {
 				return nil, err
