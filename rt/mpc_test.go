@@ -3,6 +3,7 @@ package rt
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -339,5 +340,40 @@ func TestMPCUntracked(t *testing.T) {
 	}
 	if !r.complete {
 		t.Errorf("mpc did not claim every path of the divisor")
+	}
+}
+
+// TestMPCPrefixBound: a run whose goroutines have many new branches makes
+// more prefixes than MaxPrefixes; split keeps the bound, fewest cut
+// goroutines first, and the search says it is not complete.
+func TestMPCPrefixBound(t *testing.T) {
+	many := mpcProgram{"many", []int64{-1}, func(in []int64) string {
+		done := spawnAll(3, func(k int) {
+			for b := 0; b < 8; b++ {
+				Branch(in[0] == int64(10*k+b), ms(50+k), fmt.Sprintf("(== i0 %d)", 10*k+b), nil)
+			}
+		})
+		joinAll(done)
+		return "ok"
+	}}
+	ins := []wire.MPCInput{{Min: -100, Max: 100, Value: -1}} // no branch taken
+	m := strategy.NewMPC(localSolver{}, ins, 0)
+	m.MaxPrefixes = 20
+	mpcRun.Store(m)
+	defer mpcRun.Store(nil)
+	sched.Explore(sched.Config{Strategy: m, Schedules: 1, Leaks: true, StuckAfter: 10 * time.Second},
+		func() { many.body(m.Input()) })
+	t.Logf("%d runs, %d queries, %d prefixes, %d sat, %d unsat, %d extended; %q", m.Executions, m.Queries, m.Prefixes, m.Sat, m.Unsat, m.Extended, m.Incomplete())
+	if m.Prefixes != 20 {
+		t.Errorf("%d prefixes solved after one run, want the bound, 20", m.Prefixes)
+	}
+	if m.Complete() || !strings.Contains(fmt.Sprint(m.Incomplete()), "more than 20 new path prefixes") {
+		t.Errorf("incomplete: %q", m.Incomplete())
+	}
+	// 3 goroutines with 8 new branches each: the first 20 prefixes cut
+	// one goroutine each (24 such) and negate one of its branches, which
+	// the input satisfies alone (i0 = 10k+b).
+	if m.Sat != 20 {
+		t.Errorf("%d of 20 prefixes satisfiable", m.Sat)
 	}
 }
