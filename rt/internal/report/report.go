@@ -189,7 +189,7 @@ func Trim(stack string) string {
 }
 
 func internalFrame(fn string) bool {
-	for _, p := range []string{"interleave.dev/rt.", "interleave.dev/rt/", "runtime.", "runtime/debug.", "testing.", "panic(", "created by "} {
+	for _, p := range []string{"interleave.dev/rt.", "interleave.dev/rt/", "runtime.", "runtime/debug.", "testing.", "iter.", "panic(", "created by "} {
 		if strings.HasPrefix(fn, p) {
 			return true
 		}

@@ -290,15 +290,7 @@ func (it *Iteration) holderAway(v int64) bool {
 	if h.adopted && h.goid == 0 {
 		return false // cannot be told apart
 	}
-	buf := make([]byte, 64<<10)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	buf := AllStacks(64 << 10)
 	if it.gate.Load() != v || it.held.Load() != h {
 		return false
 	}
@@ -326,6 +318,20 @@ func (it *Iteration) holderAway(v int64) bool {
 		return true
 	}
 	return found
+}
+
+// AllStacks returns the stacks of every goroutine, as runtime.Stack(buf,
+// true) writes them, whole: into a buffer of size bytes at first, twice as
+// large until they fit.
+func AllStacks(size int) []byte {
+	buf := make([]byte, size)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
 
 // parseHeader reads "goroutine 7 [IO wait, 2 minutes]:" at the start of a

@@ -100,6 +100,8 @@ type Explorer struct {
 	preempts []int
 	opts     []strategy.Option
 	tick     *time.Ticker // the watchdog's, reset for each iteration
+
+	hubs hubs // the hubs that run coroutines (handoff.go)
 }
 
 // exploring serializes explorations in one process: the controlled world
@@ -128,6 +130,8 @@ func Explore(cfg Config, body func()) *Result {
 		cfg.MaxChoices = 10000000
 	}
 	x := &Explorer{cfg: cfg, strat: cfg.Strategy}
+	x.hubs.work = make(chan *Iteration, 1)
+	defer x.stopHubs()
 	if cfg.Race {
 		x.race = race.New()
 	}
@@ -251,7 +255,7 @@ func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 	it := x.newIteration(num)
 	it.main = it.spawn(nil, 0, body, 0)
 	it.setCur(it.main)
-	it.main.wake <- struct{}{}
+	it.wake(it.main)
 	if x.wait(it, deadline) {
 		it.stuck()
 	}
@@ -371,12 +375,9 @@ func (it *Iteration) unwind() {
 			continue
 		}
 		g.abort = true
+		ended := g.unwindParked()
 		select {
-		case g.wake <- struct{}{}:
-		default:
-		}
-		select {
-		case <-g.exited:
+		case <-ended:
 		case <-time.After(time.Second):
 			// Stuck in uncontrolled code in a deferred call; abandoned.
 		}

@@ -17,11 +17,16 @@ const (
 
 // G is a controlled goroutine.
 type G struct {
-	ID   int32
-	it   *Iteration
-	wake chan struct{}
-	lab  label
-	gp   uintptr // the runtime's descriptor of its goroutine (0: unknown)
+	ID  int32
+	it  *Iteration
+	lab label
+	// How it is woken (handoff.go): the worker whose coroutine runs it
+	// is resumed; a goroutine that has none, or that parked while its
+	// thread was locked (onChan), waits on wake.
+	co     *worker
+	wake   chan struct{}
+	onChan bool
+	gp     uintptr // the runtime's descriptor of its goroutine (0: unknown)
 
 	state   gstate
 	pending event.Event
@@ -115,12 +120,12 @@ func current(adopt bool) *G {
 }
 
 // spawn creates goroutine f as a child of parent (nil for the main
-// goroutine) and starts its native goroutine, parked until chosen.
+// goroutine): a coroutine, or a native goroutine parked on its channel,
+// until chosen (handoff.go).
 func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G {
 	g := &G{
 		ID:        int32(len(it.gs) + 1),
 		it:        it,
-		wake:      make(chan struct{}, 1),
 		exited:    make(chan struct{}),
 		spawnSite: site,
 		parent:    hbParent,
@@ -136,7 +141,12 @@ func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G 
 	if it.obs != nil {
 		it.obs.Woke(g.ID)
 	}
-	go it.run(g, f)
+	if coroutinesSupported && !coroutinesOff.Load() && !lockedOSThread() {
+		it.x.spawnCoroutine(g, f)
+	} else {
+		g.wake = make(chan struct{}, 1)
+		go it.run(g, f)
+	}
 	return g
 }
 
@@ -144,7 +154,9 @@ func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G 
 func (it *Iteration) run(g *G, f func()) {
 	g.gp = getg()
 	setLabel(&g.lab)
-	g.parkStart()
+	if g.co == nil {
+		<-g.wake // until chosen for the first time
+	}
 	if g.abort {
 		it.unwound(g)
 		return
@@ -176,21 +188,6 @@ func (it *Iteration) unwound(g *G) {
 	g.state = gDone
 	close(g.exited)
 }
-
-// park waits until g is chosen again. It unwinds g if its iteration ended
-// meanwhile.
-func (g *G) park() {
-	<-g.wake
-	if g.abort {
-		if g.it.wantStacks {
-			g.stack = stackOf()
-		}
-		runtime.Goexit()
-	}
-}
-
-// parkStart waits until g is chosen for the first time.
-func (g *G) parkStart() { <-g.wake }
 
 func stackOf() string {
 	buf := make([]byte, 16<<10)

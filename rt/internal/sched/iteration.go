@@ -4,13 +4,15 @@
 // lifecycle, and the scheduler's own findings (deadlock, leak, panic,
 // livelock, data race through the race detector).
 //
-// Scheduling is a direct handoff: there is no scheduler goroutine. The
-// running goroutine reports its pending operation, asks the strategy who
-// runs next and, if that is another goroutine, wakes it through its
+// Scheduling is a handoff between the goroutines: there is no scheduler
+// goroutine that decides. The running goroutine reports its pending
+// operation, asks the strategy who runs next and, if that is another
+// goroutine, hands the schedule over: it yields to the hub that resumes
+// the chosen coroutine, or wakes the chosen goroutine through its
 // semaphore channel and parks on its own (Stoller's semaphore approach,
-// papers/randomized-scheduling-java.txt, section 2). All scheduler state
-// is touched only by the one running goroutine; the channel handoffs order
-// those touches.
+// papers/randomized-scheduling-java.txt, section 2; handoff.go). All
+// scheduler state is touched only by the one running goroutine; the
+// handoffs order those touches.
 package sched
 
 import (
@@ -400,12 +402,7 @@ func (it *Iteration) reschedule(g *G) {
 		}
 		it.switches++
 		it.setCur(next)
-		done := g == nil || g.state == gDone // read before next runs: it may wake g
-		next.wake <- struct{}{}
-		if done {
-			return
-		}
-		g.park()
+		it.handoff(g)
 		return
 	}
 }
@@ -483,7 +480,9 @@ func (it *Iteration) diverge(g *G, why string) {
 func (it *Iteration) end(g *G) {
 	if !it.ended {
 		it.ended = true
-		it.closeDone()
+		if g == nil || !g.yields() {
+			it.closeDone()
+		} // else its hub closes it once g has yielded or ended (dispatch)
 	}
 	if g != nil && g.state != gDone {
 		g.park() // woken only to unwind

@@ -52,10 +52,11 @@ func Resolve(pcs []uintptr) Context {
 }
 
 // hiddenFrame reports frames that are not the program's: the runtime
-// injected by interleave, package runtime, package testing.
+// injected by interleave, package runtime, package testing, and package
+// iter, whose coroutines run the controlled goroutines.
 func hiddenFrame(fn string) bool {
 	return strings.HasPrefix(fn, "interleave.dev/rt.") || strings.HasPrefix(fn, "interleave.dev/rt/") ||
-		strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.")
+		strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.") || strings.HasPrefix(fn, "iter.")
 }
 
 // ShortFuncName drops the import path and package name of a function name
