@@ -3,6 +3,8 @@ package rt
 import (
 	"runtime"
 	"sync/atomic"
+
+	"interleave.dev/rt/internal/sched"
 )
 
 // An exploring test runs on one processor. The controlled goroutines run
@@ -56,4 +58,13 @@ func GOMAXPROCS(n int) int {
 		procs.virtual.Store(int32(n))
 	}
 	return prev
+}
+
+// LocksThreads is called, as the program starts, by instrumented code that
+// refers to runtime.LockOSThread: controlled goroutines then hand the
+// schedule over through channels rather than run on coroutines, which
+// cannot end on a locked thread. It returns nothing of use.
+func LocksThreads() struct{} {
+	sched.DisableCoroutines()
+	return struct{}{}
 }

@@ -114,3 +114,84 @@ func TestProgramSeesItsGOMAXPROCS(t *testing.T) {
 		}
 	}
 }
+
+// goroutinesSeen checks what the program sees of its goroutines: a
+// goroutine that returned no longer counts in runtime.NumGoroutine (the
+// worker that ran it lives on, unseen), and a dump of every goroutine has
+// as many entries as that count says.
+const goroutinesSeen = `package m
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+func TestGoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	n := 0
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			n++
+			mu.Unlock()
+		}()
+	}
+	if got := runtime.NumGoroutine(); got < before+1 {
+		t.Errorf("NumGoroutine() = %d with goroutines started, %d before", got, before)
+	}
+	wg.Wait()
+	for runtime.NumGoroutine() > before {
+		runtime.Gosched()
+	}
+	buf := make([]byte, 1<<20)
+	dump := buf[:runtime.Stack(buf, true)]
+	if entries := bytes.Count(dump, []byte("\ngoroutine ")) + 1; entries != runtime.NumGoroutine() {
+		t.Errorf("a dump of every goroutine has %d entries, NumGoroutine() = %d:\n%s", entries, runtime.NumGoroutine(), dump)
+	}
+	if bytes.Contains(dump, []byte("interleave.dev/rt/internal/sched")) && !bytes.Contains(dump, []byte("sched.(*Iteration).run(")) {
+		t.Errorf("the dump shows the scheduler's own goroutines:\n%s", dump)
+	}
+}
+`
+
+// lockedExit has a goroutine end with its thread locked, which ends the
+// thread, natively.
+const lockedExit = `package locked
+
+import (
+	"runtime"
+	"testing"
+)
+
+func TestLockedExit(t *testing.T) {
+	done := make(chan bool)
+	go func() {
+		runtime.LockOSThread()
+		done <- true
+	}()
+	<-done
+}
+`
+
+// TestProgramSeesItsGoroutines: the goroutines that run controlled
+// goroutines (coroutine workers, which outlive the goroutine they ran,
+// and hubs) are not the program's: runtime.NumGoroutine and
+// runtime.Stack do not show them, so a test that waits for its goroutines
+// to end does not wait forever. A program that leaves a thread locked
+// at a goroutine's end runs with channel handoffs and does not crash.
+func TestProgramSeesItsGoroutines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.23\n", "m_test.go": goroutinesSeen, "locked/locked_test.go": lockedExit})
+	code, stdout, stderr := cli(t, "test", "-C", dir, "-schedules", "200", "-steps", "100000", "-v", "./...")
+	if code != 0 || strings.Count(stdout, "--- PASS") != 2 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

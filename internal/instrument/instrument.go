@@ -127,6 +127,8 @@ type rewriter struct {
 	shared   map[types.Object]bool   // local variables that may be shared
 	parents  map[ast.Node]ast.Node
 	fuzzLits []*ast.FuncLit // fuzz bodies wrapped in rt.FuzzBody
+	// locksThreads: the file refers to runtime.LockOSThread.
+	locksThreads bool
 }
 
 func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Package, info *types.Info, filename string, opts Options) ([]byte, bool, []Warning, error) {
@@ -155,7 +157,8 @@ func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Packag
 	r.branches()
 	r.breakpoints()
 
-	if len(r.edits.edits) == 0 {
+	r.locksThreads = r.refersToLockOSThread()
+	if len(r.edits.edits) == 0 && !r.locksThreads {
 		return src, false, r.warnings, nil
 	}
 	out, err := r.finish()
@@ -163,6 +166,24 @@ func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Packag
 		return nil, false, r.warnings, fmt.Errorf("instrument %s: %w", filename, err)
 	}
 	return out, true, r.warnings, nil
+}
+
+// refersToLockOSThread reports whether the file refers to
+// runtime.LockOSThread. Such a file registers, as the program starts,
+// that controlled goroutines must not run on coroutines
+// (rt.LocksThreads): a goroutine may end with its thread locked, which a
+// coroutine cannot.
+func (r *rewriter) refersToLockOSThread() bool {
+	found := false
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == "LockOSThread" {
+			if fn, ok := r.info.Uses[id].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "runtime" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // unsupportedFile returns why the whole file is left alone, or "".
@@ -192,6 +213,9 @@ func (r *rewriter) finish() ([]byte, error) {
 	// go on the line of the package clause.
 	r.edits.insert(r.off(r.file.Name.End()), r.imports.decls())
 	trailer := fmt.Sprintf("\nvar %s = %s.RegisterFile(%s%s)\n", r.sitesVar, rtAlias, quote(r.filename), r.siteList())
+	if r.locksThreads {
+		trailer += fmt.Sprintf("\nvar _ = %s.LocksThreads()\n", rtAlias)
+	}
 	header, err := r.languageHeader()
 	if err != nil {
 		return nil, err

@@ -11,16 +11,17 @@ import (
 
 func draws(ctx context.Context, xs []int) int {
 	n := __rt.RandIntn(10) + __rt.RandInt()
-	__rt.RandShuffle(len(xs), func(i, j int) { __rt.Update(&xs[j], __rtSites_49509682+4); __rt.Update(&xs[i], __rtSites_49509682+5); xs[i], xs[j] = xs[j], xs[i] })
+	__rt.RandShuffle(len(xs), func(i, j int) { __rt.Update(&xs[j], __rtSites_49509682+5); __rt.Update(&xs[i], __rtSites_49509682+6); xs[i], xs[j] = xs[j], xs[i] })
 	r := rand.New(rand.NewSource(1))
 	n += r.Intn(3); __rt.Wrote(&n, __rtSites_49509682+0); 
 	n += __rt.RandV2IntN(5) + int(__rt.RandV2N[int64](7)) + __rt.RandV2N[int](3); __rt.Wrote(&n, __rtSites_49509682+1); 
 	__rt.PprofDo(ctx, pprof.Labels("k", "v"), func(ctx context.Context) {
-		n += __rt.RandIntn(2); __rt.Wrote(&n, __rtSites_49509682+6); 
+		n += __rt.RandIntn(2); __rt.Wrote(&n, __rtSites_49509682+7); 
 	})
 	__rt.PprofSetGoroutineLabels(ctx)
-	n += __rt.GOMAXPROCS(0) + runtime.NumCPU(); __rt.Wrote(&n, __rtSites_49509682+2); 
-	__rt.Read(&n, __rtSites_49509682+3); return n
+	n += __rt.GOMAXPROCS(0) + runtime.NumCPU() + __rt.NumGoroutine(); __rt.Wrote(&n, __rtSites_49509682+2); 
+	n += __rt.Stack(make([]byte, 1024), true); __rt.Wrote(&n, __rtSites_49509682+3); 
+	__rt.Read(&n, __rtSites_49509682+4); return n
 }
 
-var __rtSites_49509682 = __rt.RegisterFile("testdata/determinism.go", 15, 2, 16, 2, 21, 2, 22, 9, 13, 56, 13, 63, 18, 3)
+var __rtSites_49509682 = __rt.RegisterFile("testdata/determinism.go", 15, 2, 16, 2, 21, 2, 22, 2, 23, 9, 13, 56, 13, 63, 18, 3)

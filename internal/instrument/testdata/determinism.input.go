@@ -18,6 +18,7 @@ func draws(ctx context.Context, xs []int) int {
 		n += rand.Intn(2)
 	})
 	pprof.SetGoroutineLabels(ctx)
-	n += runtime.GOMAXPROCS(0) + runtime.NumCPU()
+	n += runtime.GOMAXPROCS(0) + runtime.NumCPU() + runtime.NumGoroutine()
+	n += runtime.Stack(make([]byte, 1024), true)
 	return n
 }
