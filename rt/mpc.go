@@ -140,11 +140,14 @@ func symWrite(addr any, s Site, sym string, vals []int64, ptrs []any) {
 
 // SymSet reports the value, sym, that the statement around it gave the
 // local variable numbered id, the Site of its declaration ("" for a value
-// that is not tracked).
-func SymSet(id Site, sym string, vals []int64, ptrs ...any) {
+// that is not tracked). It returns true, so that it can stand in front of
+// the condition of an if statement whose init statement it reports:
+// if v := f(); rt.SymSet(...) && (v > 0).
+func SymSet(id Site, sym string, vals []int64, ptrs ...any) bool {
 	if mpcRun.Load() != nil {
 		symSet(id, sym, vals, ptrs)
 	}
+	return true
 }
 
 func symSet(id Site, sym string, vals []int64, ptrs []any) {
@@ -163,10 +166,11 @@ func symSet(id Site, sym string, vals []int64, ptrs []any) {
 
 // SymSetAt is SymSet for a variable that function literals share, named
 // by its address.
-func SymSetAt(addr any, sym string, vals []int64, ptrs ...any) {
+func SymSetAt(addr any, sym string, vals []int64, ptrs ...any) bool {
 	if mpcRun.Load() != nil {
 		symSetAt(addr, sym, vals, ptrs)
 	}
+	return true
 }
 
 func symSetAt(addr any, sym string, vals []int64, ptrs []any) {

@@ -459,8 +459,7 @@ func TestMPCCallResult(t *testing.T) {
 // result (it recovered from a panic) leaves the caller a concrete value,
 // never a term of another call, and the search does not claim every path.
 func TestMPCResultUnrecorded(t *testing.T) {
-	var f func(n int64) int64
-	f = func(n int64) (r int64) {
+	f := func(n int64) (r int64) {
 		frame := SymEnter("f", ms(80))
 		defer func() {
 			if recover() != nil {
