@@ -788,7 +788,8 @@ func (p *MPC) Enter(g int32, fn string) (args []wire.MPCTerm, sym []bool, ok boo
 }
 
 // Values returned by calls (rt.SymMark, rt.SymEnter, rt.SymRet,
-// rt.SymResult). A call of a function of the module under test whose
+// rt.SymResult), so that a path condition (section 4.2) may be over what
+// a callee returned: its term over inputs and reads. A call of a function of the module under test whose
 // result a term uses is marked just before it: the mark goes on top of
 // the goroutine's stack of marks. The callee, when it is entered, claims
 // the mark on top if it is unclaimed and names it (a call of a function
@@ -893,7 +894,8 @@ func (p *MPC) Reentered(g int32) {
 	}
 }
 
-// String and []byte inputs: the fuzz argument's input is its length, and
+// String and []byte inputs (the program inputs of a path condition,
+// section 4.2, for strings): the fuzz argument's input is its length, and
 // each byte it is read at is an input of its own, made the first time a
 // term reads it (ByteInput), whose value in the run is the seed's byte,
 // or 0 past the seed's end, until the solver gives it another.
