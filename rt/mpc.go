@@ -326,13 +326,16 @@ func symResult(mark int64, v any, s Site) {
 // after recording its term, sym, as the result of the call marked mark
 // (the value SymEnter returned).
 func SymRet[T any](v T, mark int64, sym string, vals []int64, ptrs ...any) T {
-	if mpcRun.Load() != nil && mark != 0 {
+	if mpcRun.Load() != nil { // inlined: nothing more outside mpc
 		symRet(mark, sym, vals, ptrs)
 	}
 	return v
 }
 
 func symRet(mark int64, sym string, vals []int64, ptrs []any) {
+	if mark == 0 {
+		return // the call was not marked: nobody takes its result
+	}
 	g, m := symbolic()
 	if m == nil {
 		return

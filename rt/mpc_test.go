@@ -629,3 +629,36 @@ func TestMPCStringIndex(t *testing.T) {
 		t.Errorf("the panic's input %s has its index within the string (%v)", found["input"], err)
 	}
 }
+
+//go:noinline
+func benchCallee(n int) int { return n + 1 }
+
+//go:noinline
+func benchCalleeRewritten(n int) int {
+	frame := SymEnter("benchCallee")
+	return SymRet(n+1, frame, "(+ l0 1)", []int64{int64(ms(32)), int64(n)})
+}
+
+// BenchmarkResultPlain is a call of a function that returns an integer,
+// as written.
+func BenchmarkResultPlain(b *testing.B) {
+	n := 0
+	for i := 0; i < b.N; i++ {
+		if benchCallee(i) > n {
+			n++
+		}
+	}
+}
+
+// BenchmarkResultOff is the same call as the instrumenter rewrites it
+// (the callee reports its result, the caller marks the call and binds
+// its result to its condition), outside mpc: the difference with
+// BenchmarkResultPlain is what the rewrite costs.
+func BenchmarkResultOff(b *testing.B) {
+	n := 0
+	for i := 0; i < b.N; i++ {
+		if Branch(SymResult(SymMark("benchCallee"), benchCalleeRewritten(i), ms(33)) > n, ms(34), "(> r0 v1)", []int64{int64(ms(33)), int64(n)}) {
+			n++
+		}
+	}
+}
