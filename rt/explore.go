@@ -337,7 +337,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		if res.Finding != nil {
 			// The input of the run that found it (set again: the body
 			// may have assigned its parameters).
-			opts.fuzz.set(mpc.Input())
+			opts.fuzz.set(mpc)
 			in, err := opts.fuzz.encode()
 			if err != nil {
 				return nil, err

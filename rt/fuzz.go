@@ -52,13 +52,17 @@ func FuzzBody(t *testing.T, body func(t *testing.T), in ...any) {
 }
 
 // fuzzArgs are the arguments of a fuzz body's call, as variables: the
-// integer and boolean ones are strategy mpc's inputs, which it sets
-// before each run.
+// integer, boolean, string and []byte ones are strategy mpc's inputs,
+// which it sets before each run.
 type fuzzArgs struct {
 	args []reflect.Value
 }
 
-// symbolic reports whether an argument is an integer or a boolean.
+// minStringInput is the least number of bytes mpc may give a string or
+// []byte argument (more when the seed is longer).
+const minStringInput = 64
+
+// symbolic reports whether an argument is an input.
 func (f *fuzzArgs) symbolic() bool {
 	for _, in := range f.inputs() {
 		if in.Min < in.Max {
@@ -69,8 +73,10 @@ func (f *fuzzArgs) symbolic() bool {
 }
 
 // inputs describes the arguments as mpc's inputs: an integer's range is
-// its type's (at most [MinInt64, MaxInt64]), a boolean's [0, 1]; any
-// other argument is fixed (Min == Max == 0).
+// its type's (at most [MinInt64, MaxInt64]), a boolean's [0, 1], a
+// string's or []byte's its length's, [0, max(len(seed), 64)] (its bytes
+// are inputs of their own, see strings); any other argument is fixed
+// (Min == Max == 0).
 func (f *fuzzArgs) inputs() []wire.MPCInput {
 	ins := make([]wire.MPCInput, len(f.args))
 	for i, a := range f.args {
@@ -90,13 +96,39 @@ func (f *fuzzArgs) inputs() []wire.MPCInput {
 				max = 1<<bits - 1
 			}
 			ins[i] = wire.MPCInput{Min: 0, Max: int64(max), Value: int64(min(a.Uint(), max))}
+		case reflect.String, reflect.Slice:
+			if b, ok := f.bytes(i); ok {
+				ins[i] = wire.MPCInput{Min: 0, Max: int64(max(len(b), minStringInput)), Value: int64(len(b))}
+			}
 		}
 	}
 	return ins
 }
 
-// set gives the integer and boolean arguments the values vs.
-func (f *fuzzArgs) set(vs []int64) {
+// bytes returns the bytes of argument i if it is a string or a []byte.
+func (f *fuzzArgs) bytes(i int) ([]byte, bool) {
+	a := f.args[i]
+	switch {
+	case a.Kind() == reflect.String:
+		return []byte(a.String()), true
+	case a.Kind() == reflect.Slice && a.Type().Elem().Kind() == reflect.Uint8:
+		return append([]byte(nil), a.Bytes()...), true
+	}
+	return nil, false
+}
+
+// strings tells m which inputs are strings and []byte, with their seeds.
+func (f *fuzzArgs) strings(m *strategy.MPC, ins []wire.MPCInput) {
+	for i := range f.args {
+		if b, ok := f.bytes(i); ok {
+			m.StringInput(i, b, int(ins[i].Max))
+		}
+	}
+}
+
+// set gives the arguments that are inputs the values of m's current run.
+func (f *fuzzArgs) set(m *strategy.MPC) {
+	vs := m.Input()
 	for i, a := range f.args {
 		if i >= len(vs) {
 			return
@@ -108,6 +140,12 @@ func (f *fuzzArgs) set(vs []int64) {
 			a.SetInt(vs[i])
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			a.SetUint(uint64(vs[i]))
+		case reflect.String:
+			a.SetString(string(m.Bytes(i)))
+		case reflect.Slice:
+			if a.Type().Elem().Kind() == reflect.Uint8 {
+				a.SetBytes(m.Bytes(i))
+			}
 		}
 	}
 }
@@ -119,7 +157,7 @@ func (f *fuzzArgs) encode() ([]string, error) { return encodeInput(f.args) }
 // strategy mpc chose for it.
 func (f *fuzzArgs) following(m *strategy.MPC, body func()) func() {
 	return func() {
-		f.set(m.Input())
+		f.set(m)
 		body()
 	}
 }

@@ -274,7 +274,9 @@ func mpcStrategy(opts Options, fz *fuzzArgs) (m *strategy.MPC, stop func(), err 
 		}
 		solver, stop = p, p.Close
 	}
-	m = strategy.NewMPC(solver, fz.inputs(), opts.SolverTimeout)
+	ins := fz.inputs()
+	m = strategy.NewMPC(solver, ins, opts.SolverTimeout)
+	fz.strings(m, ins)
 	m.Sound = opts.MPC != "simple"
 	return m, stop, nil
 }

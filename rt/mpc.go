@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -21,9 +23,11 @@ import (
 // nanosecond outside mpc. The instrumenter writes the symbolic values as
 // terms in prefix form:
 //
-//	term := INT | "i" K | "m" J ":" TY | "a" J ":" TY | "l" J | "v" J
-//	      | "(" OP " " term {" " term} ")"
-//	TY   := "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "b"
+//	term := INT | "i" K | "m" J ":" TY | "a" J ":" TY | "l" J | "v" J | "r" J
+//	      | "(" OP " " term {" " term} ")" | "(@ " str " " term " v" J ")"
+//	str  := "i" K | "l" J | "a" J ":" STY
+//	TY   := "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "b" | STY
+//	STY  := "s" | "y"
 //	OP   := "+" | "-" | "*" | "neg" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||" | "!"
 //
 // INT is a constant (a boolean is 1 or 0); "i" K is the fuzz body's input
@@ -33,7 +37,17 @@ import (
 // points to, which goroutines share but no goroutine writes after
 // setting it (SymSetAt); "l" J is the local variable whose number (the
 // Site of its declaration) is vals[J] and whose value is vals[J+1]
-// (SymSet); "v" J is the concrete value vals[J], which is not tracked.
+// (SymSet); "v" J is the concrete value vals[J], which is not tracked;
+// "r" J is the result of the call at site vals[J], made by the
+// expression the term is of (SymResult).
+//
+// A string or []byte (TY "s", "y"; an input, a parameter, a captured
+// variable) stands for its length: vals[J+1] of an "l" leaf is the
+// length. "(@ s e vJ)" is the byte of s at index e, and vals[J] the byte
+// the program read there (At), or -1 when e was out of range; the byte is
+// an input of its own when s is a fuzz body's string input, and reading
+// it is also a branch, that e is within s, as a division is a branch
+// that its divisor is not 0.
 // A value the symbolic state does not know is taken as it is.
 
 // mpcRun is strategy mpc while an exploration runs it, else nil.
@@ -75,15 +89,21 @@ func Branch(cond bool, s Site, sym string, vals []int64, ptrs ...any) bool {
 
 func branch(cond bool, s Site, sym string, vals []int64, ptrs []any) {
 	if g, m := symbolic(); m != nil {
-		if t, ok := parseTerms(sym, vals, ptrs, g, m); ok && len(t) == 1 {
-			m.Branch(g.ID, uint32(s), t[0], cond)
+		p := newParser(sym, vals, ptrs, g, m, uint32(s))
+		ts, ok := p.all()
+		switch {
+		case !ok:
+			m.Untracked(uint32(s))
+		case len(ts) == 1 && isSymbolic(ts[0]):
+			m.Branch(g.ID, uint32(s), ts[0], cond)
 		}
 	}
 }
 
 // Untracked reports a condition or divisor, at s, that depends on what
-// the instrumentation tracks in a way it cannot express (a call's result,
-// a string): mpc's search does not claim every path after it.
+// the instrumentation tracks in a way it cannot express (a call through
+// an interface or a func value, a shift): mpc's search does not claim
+// every path after it.
 func Untracked(s Site) {
 	if mpcRun.Load() != nil {
 		if _, m := symbolic(); m != nil {
@@ -96,34 +116,38 @@ func Untracked(s Site) {
 // the statement before it made (x = e, x += e, x++, x shared memory).
 func SymWrite(addr any, s Site, sym string, vals []int64, ptrs ...any) {
 	if mpcRun.Load() != nil {
-		symWrite(addr, sym, vals, ptrs)
+		symWrite(addr, s, sym, vals, ptrs)
 	}
 }
 
-func symWrite(addr any, sym string, vals []int64, ptrs []any) {
+func symWrite(addr any, s Site, sym string, vals []int64, ptrs []any) {
 	g, m := symbolic()
 	if m == nil {
 		return
 	}
-	t, ok := parseTerms(sym, vals, ptrs, g, m)
-	if !ok || len(t) != 1 {
+	p := newParser(sym, vals, ptrs, g, m, uint32(s))
+	t, ok := p.all()
+	if !ok || len(t) != 1 || !isSymbolic(t[0]) {
 		return
 	}
-	p := dataPtr(addr)
-	off, size := uintptr(p)&7, accessSize(addr)
+	ptr := dataPtr(addr)
+	off, size := uintptr(ptr)&7, accessSize(addr)
 	if size == 0 || off+size > 8 {
 		return
 	}
-	m.SymWrite(g.ID, g.WordID(p), uint8(off), uint8(size), t[0])
+	m.SymWrite(g.ID, g.WordID(ptr), uint8(off), uint8(size), t[0])
 }
 
 // SymSet reports the value, sym, that the statement around it gave the
 // local variable numbered id, the Site of its declaration ("" for a value
-// that is not tracked).
-func SymSet(id Site, sym string, vals []int64, ptrs ...any) {
+// that is not tracked). It returns true, so that it can stand in front of
+// the condition of an if statement whose init statement it reports:
+// if v := f(); rt.SymSet(...) && (v > 0).
+func SymSet(id Site, sym string, vals []int64, ptrs ...any) bool {
 	if mpcRun.Load() != nil {
 		symSet(id, sym, vals, ptrs)
 	}
+	return true
 }
 
 func symSet(id Site, sym string, vals []int64, ptrs []any) {
@@ -135,16 +159,18 @@ func symSet(id Site, sym string, vals []int64, ptrs []any) {
 		m.SetLocal(g.ID, uint32(id), wire.MPCTerm{}, false)
 		return
 	}
-	t, ok := parseWellFormed(sym, vals, ptrs, g, m)
+	p := newParser(sym, vals, ptrs, g, m, uint32(id))
+	t, ok := p.all()
 	m.SetLocal(g.ID, uint32(id), first(t), ok && len(t) == 1)
 }
 
 // SymSetAt is SymSet for a variable that function literals share, named
 // by its address.
-func SymSetAt(addr any, sym string, vals []int64, ptrs ...any) {
+func SymSetAt(addr any, sym string, vals []int64, ptrs ...any) bool {
 	if mpcRun.Load() != nil {
 		symSetAt(addr, sym, vals, ptrs)
 	}
+	return true
 }
 
 func symSetAt(addr any, sym string, vals []int64, ptrs []any) {
@@ -157,21 +183,23 @@ func symSetAt(addr any, sym string, vals []int64, ptrs []any) {
 		m.SetAt(a, wire.MPCTerm{}, false)
 		return
 	}
-	t, ok := parseWellFormed(sym, vals, ptrs, g, m)
+	p := newParser(sym, vals, ptrs, g, m, 0)
+	t, ok := p.all()
 	m.SetAt(a, first(t), ok && len(t) == 1)
 }
 
-// SymCall returns first, the first argument of a call of the function
+// SymCall returns last, the last argument of a call of the function
 // named fn (types.Func.FullName: "p.F", "(*p.T).M"), after recording the
 // symbolic values of the call's arguments, syms: one term per argument,
-// or "_" for one that is not tracked. The instrumenter wraps the first
-// argument of calls whose arguments make no calls, so that nothing runs
-// between it and the callee's SymEnter.
-func SymCall[T any](first T, fn string, syms string, vals []int64, ptrs ...any) T {
+// or "_" for one that is not tracked. The instrumenter wraps the last
+// argument of calls whose arguments call nothing but calls whose results
+// they use (SymResult), so that nothing runs between it and the callee's
+// SymEnter.
+func SymCall[T any](last T, fn string, syms string, vals []int64, ptrs ...any) T {
 	if mpcRun.Load() != nil {
 		symCall(fn, syms, vals, ptrs)
 	}
-	return first
+	return last
 }
 
 func symCall(fn string, syms string, vals []int64, ptrs []any) {
@@ -183,22 +211,34 @@ func symCall(fn string, syms string, vals []int64, ptrs []any) {
 	m.Call(g.ID, fn, args, sym)
 }
 
-// SymEnter binds, at the entry of the function named fn, its parameters
-// to the symbolic values its caller recorded (SymCall), or to none: each
-// of params is a local variable's number (a Site), or, for a parameter
-// that function literals share, its address, or nil for one that is not
-// tracked.
-func SymEnter(fn string, params ...any) {
+// SymEnter is the entry of the function named fn ("" for a function
+// literal): it binds its parameters to the symbolic values its caller
+// recorded (SymCall), or to none: each of params is a local variable's
+// number (a Site), or, for a parameter that function literals share, its
+// address, or nil for one that is not tracked. It returns the mark of the
+// call it answers, if its caller marked it (SymMark), for SymRet; 0
+// outside mpc. Entering a function already running on the goroutine's
+// stack (recursion) makes the goroutine's local values concrete from
+// then on: their symbolic state is kept per goroutine, not per call.
+func SymEnter(fn string, params ...any) int64 {
 	if mpcRun.Load() != nil {
-		symEnter(fn, params)
+		return symEnter(fn, params)
 	}
+	return 0
 }
 
-func symEnter(fn string, params []any) {
+func symEnter(fn string, params []any) int64 {
 	g, m := symbolic()
 	if m == nil {
-		return
+		return 0
 	}
+	if reentered() {
+		m.Reentered(g.ID)
+	}
+	if fn == "" {
+		return 0
+	}
+	mark := m.Claim(g.ID, fn)
 	args, sym, ok := m.Enter(g.ID, fn)
 	for i, p := range params {
 		t, s := wire.MPCTerm{}, false
@@ -213,6 +253,120 @@ func symEnter(fn string, params []any) {
 			m.SetAt(uintptr(dataPtr(p)), t, s)
 		}
 	}
+	return mark
+}
+
+// reentered reports whether the function that called SymEnter is on the
+// goroutine's stack twice (or the stack is too deep to tell).
+func reentered() bool {
+	pcs := make([]uintptr, 64)
+	for {
+		// 0 is Callers, then reentered, symEnter, SymEnter (logical
+		// frames: inlining does not change them), then the function.
+		n := runtime.Callers(4, pcs)
+		if n < len(pcs) {
+			pcs = pcs[:n]
+			break
+		}
+		if len(pcs) >= 1<<14 {
+			return true
+		}
+		pcs = make([]uintptr, 2*len(pcs))
+	}
+	frames := runtime.CallersFrames(pcs)
+	self, more := frames.Next()
+	for more {
+		var f runtime.Frame
+		f, more = frames.Next()
+		if f.Function == self.Function {
+			return true
+		}
+	}
+	return false
+}
+
+// SymMark marks the call of the function named fn that the expression
+// makes next, and returns the mark, for SymResult: the instrumenter
+// rewrites a call f(args) whose result a term uses into
+// rt.SymResult(rt.SymMark("f"), f(args), site). 0 outside mpc.
+func SymMark(fn string) int64 {
+	if mpcRun.Load() != nil {
+		return symMark(fn)
+	}
+	return 0
+}
+
+func symMark(fn string) int64 {
+	g, m := symbolic()
+	if m == nil {
+		return 0
+	}
+	return m.Mark(g.ID, fn)
+}
+
+// SymResult returns v, the result of the call marked mark, after making
+// the term its callee returned (SymRet) the value of the call's result
+// leaf, "r" with site s, or v itself when the callee recorded none.
+func SymResult[T any](mark int64, v T, s Site) T {
+	if mpcRun.Load() != nil {
+		symResult(mark, any(v), s)
+	}
+	return v
+}
+
+func symResult(mark int64, v any, s Site) {
+	g, m := symbolic()
+	if m == nil {
+		return
+	}
+	m.Result(g.ID, mark, uint32(s), intValue(v))
+}
+
+// SymRet returns v, the value a return statement of the function returns,
+// after recording its term, sym, as the result of the call marked mark
+// (the value SymEnter returned).
+func SymRet[T any](v T, mark int64, sym string, vals []int64, ptrs ...any) T {
+	if mpcRun.Load() != nil { // inlined: nothing more outside mpc
+		symRet(mark, sym, vals, ptrs)
+	}
+	return v
+}
+
+func symRet(mark int64, sym string, vals []int64, ptrs []any) {
+	if mark == 0 {
+		return // the call was not marked: nobody takes its result
+	}
+	g, m := symbolic()
+	if m == nil {
+		return
+	}
+	p := newParser(sym, vals, ptrs, g, m, 0)
+	t, ok := p.all()
+	m.Return(mark, first(t), ok && len(t) == 1)
+}
+
+// At is the byte of s at index i, or -1 when i is out of range: the
+// concrete value of a byte leaf, "(@ s e vJ)", evaluated whether or not
+// the condition read it.
+func At[S ~string | ~[]byte](s S, i int64) int64 {
+	if i < 0 || i >= int64(len(s)) {
+		return -1
+	}
+	return int64(s[i])
+}
+
+// intValue is the integer value of v, an integer or a boolean (1 or 0).
+func intValue(v any) int64 {
+	r := reflect.ValueOf(v)
+	switch {
+	case r.CanInt():
+		return r.Int()
+	case r.CanUint():
+		return int64(r.Uint())
+	case r.Kind() == reflect.Bool:
+		return B(r.Bool())
+	}
+	return 0
 }
 
 func first(ts []wire.MPCTerm) wire.MPCTerm {
@@ -223,9 +377,9 @@ func first(ts []wire.MPCTerm) wire.MPCTerm {
 }
 
 // parseArgs parses the terms of SymCall, "_" for an untracked one; sym
-// says which are known.
+// says which are known. A term that cannot be resolved is not known.
 func parseArgs(syms string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) ([]wire.MPCTerm, []bool) {
-	p := newParser(syms, vals, ptrs, g, m)
+	p := newParser(syms, vals, ptrs, g, m, 0)
 	var args []wire.MPCTerm
 	var sym []bool
 	for p.i < len(p.toks) {
@@ -234,43 +388,14 @@ func parseArgs(syms string, vals []int64, ptrs []any, g *sched.G, m *strategy.MP
 			args, sym = append(args, wire.MPCTerm{}), append(sym, false)
 			continue
 		}
+		p.unresolved = false
 		t, ok := p.term()
-		if !ok {
-			return nil, nil
+		if !ok && !p.unresolved {
+			return nil, nil // malformed
 		}
-		args, sym = append(args, t), append(sym, true) // a constant is a known value too
+		args, sym = append(args, t), append(sym, ok) // a constant is a known value too
 	}
 	return args, sym
-}
-
-// parseTerms parses the terms of sym, resolving leaves; ok is false when
-// sym is malformed or no term depends on an input or a read.
-func parseTerms(sym string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) (ts []wire.MPCTerm, ok bool) {
-	ts, ok = parseWellFormed(sym, vals, ptrs, g, m)
-	if !ok {
-		return nil, false
-	}
-	for _, t := range ts {
-		if isSymbolic(t) {
-			return ts, true
-		}
-	}
-	return nil, false
-}
-
-// parseWellFormed parses the terms of sym, resolving leaves, symbolic or
-// not (a local given a constant has a known value); ok is false when sym
-// is malformed.
-func parseWellFormed(sym string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) (ts []wire.MPCTerm, ok bool) {
-	p := newParser(sym, vals, ptrs, g, m)
-	for p.i < len(p.toks) {
-		t, ok := p.term()
-		if !ok {
-			return nil, false
-		}
-		ts = append(ts, t)
-	}
-	return ts, true
 }
 
 // isSymbolic reports whether t depends on an input or a read.
@@ -300,19 +425,37 @@ type termParser struct {
 	ptrs []any
 	g    *sched.G
 	m    *strategy.MPC
+	site uint32 // of the branches that byte reads are
+	// unresolved says that a term failed because a leaf has no value: a
+	// call's result that was not made or was taken already.
+	unresolved bool
 }
 
 // maxVals bounds the value leaves of a term (the instrumenter passes no
 // more).
 const maxVals = 16
 
-func newParser(sym string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) termParser {
-	p := termParser{toks: tokenize(sym), ptrs: ptrs, g: g, m: m}
+func newParser(sym string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC, site uint32) termParser {
+	p := termParser{toks: tokenize(sym), ptrs: ptrs, g: g, m: m, site: site}
 	if len(vals) > maxVals {
 		p.toks = []string{"("} // malformed: no term
 	}
 	p.nval = copy(p.vals[:], vals)
 	return p
+}
+
+// all parses every term of the parser's tokens, resolving leaves,
+// symbolic or not (a local given a constant has a known value); ok is
+// false when one is malformed or cannot be resolved.
+func (p *termParser) all() (ts []wire.MPCTerm, ok bool) {
+	for p.i < len(p.toks) {
+		t, ok := p.term()
+		if !ok {
+			return nil, false
+		}
+		ts = append(ts, t)
+	}
+	return ts, true
 }
 
 // arity gives each operation's number of arguments (-1: two or more).
@@ -328,31 +471,100 @@ func (p *termParser) term() (wire.MPCTerm, bool) {
 	}
 	tok := p.toks[p.i]
 	p.i++
-	if tok == "(" {
-		if p.i >= len(p.toks) {
-			return wire.MPCTerm{}, false
-		}
-		op := p.toks[p.i]
-		p.i++
-		n, known := arity[op]
-		if !known {
-			return wire.MPCTerm{}, false
-		}
-		t := wire.MPCTerm{Op: op}
-		for p.i < len(p.toks) && p.toks[p.i] != ")" {
-			a, ok := p.term()
-			if !ok {
-				return wire.MPCTerm{}, false
-			}
-			t.Args = append(t.Args, a)
-		}
-		if p.i >= len(p.toks) || n >= 0 && len(t.Args) != n || n < 0 && len(t.Args) < 2 {
-			return wire.MPCTerm{}, false
-		}
-		p.i++ // ")"
-		return t, true
+	if tok != "(" {
+		return p.leaf(tok)
 	}
-	return p.leaf(tok)
+	if p.i >= len(p.toks) {
+		return wire.MPCTerm{}, false
+	}
+	op := p.toks[p.i]
+	p.i++
+	if op == "@" {
+		return p.byteAt()
+	}
+	n, known := arity[op]
+	if !known {
+		return wire.MPCTerm{}, false
+	}
+	t := wire.MPCTerm{Op: op}
+	for p.i < len(p.toks) && p.toks[p.i] != ")" {
+		a, ok := p.term()
+		if !ok {
+			return wire.MPCTerm{}, false
+		}
+		t.Args = append(t.Args, a)
+	}
+	if p.i >= len(p.toks) || n >= 0 && len(t.Args) != n || n < 0 && len(t.Args) < 2 {
+		return wire.MPCTerm{}, false
+	}
+	p.i++ // ")"
+	return t, true
+}
+
+// maxSymbolicIndex bounds the length of a string whose byte at a
+// symbolic index is a term (a choice among its byte inputs).
+const maxSymbolicIndex = 256
+
+// byteAt parses the rest of "(@ s e vJ)": the byte of string s at index
+// e. When s is a fuzz body's string input K, the byte is K's byte input
+// at e (at a symbolic e, the one e selects), and the read is a branch of
+// the goroutine, that e is within s, which went as the program's read
+// did. Otherwise it is the byte the program read.
+func (p *termParser) byteAt() (wire.MPCTerm, bool) {
+	if p.i+3 >= len(p.toks) {
+		return wire.MPCTerm{}, false
+	}
+	s, ok := p.leaf(p.toks[p.i])
+	p.i++
+	if !ok {
+		return wire.MPCTerm{}, false
+	}
+	e, ok := p.term()
+	if !ok || p.i+1 >= len(p.toks) || p.toks[p.i+1] != ")" || !strings.HasPrefix(p.toks[p.i], "v") {
+		return wire.MPCTerm{}, false
+	}
+	read, ok := p.value(p.toks[p.i][1:])
+	p.i += 2
+	if !ok {
+		return wire.MPCTerm{}, false
+	}
+	k := int(s.V)
+	if s.Op != wire.TermInput || p.m.MaxLen(k) < 0 {
+		if isSymbolic(s) || isSymbolic(e) {
+			p.m.Concrete()
+		}
+		return read, true
+	}
+	in := wire.MPCTerm{Op: "&&", Args: []wire.MPCTerm{
+		{Op: ">=", Args: []wire.MPCTerm{e, {Op: wire.TermConst}}},
+		{Op: "<", Args: []wire.MPCTerm{e, s}},
+	}}
+	p.m.Branch(p.g.ID, p.site, in, read.V >= 0)
+	if e.Op == wire.TermConst {
+		if n, ok := p.m.ByteInput(k, int(e.V)); ok {
+			return wire.MPCTerm{Op: wire.TermInput, V: int64(n)}, true
+		}
+		return read, true // beyond the longest input: never within it
+	}
+	max := p.m.MaxLen(k)
+	if max == 0 || max > maxSymbolicIndex {
+		p.m.Concrete()
+		return read, true
+	}
+	// ite(e == 0, b0, ite(e == 1, b1, ... b[max-1]))
+	var t wire.MPCTerm
+	for j := max - 1; j >= 0; j-- {
+		n, _ := p.m.ByteInput(k, j)
+		b := wire.MPCTerm{Op: wire.TermInput, V: int64(n)}
+		if j == max-1 {
+			t = b
+			continue
+		}
+		t = wire.MPCTerm{Op: wire.TermIte, Args: []wire.MPCTerm{
+			{Op: "==", Args: []wire.MPCTerm{e, {Op: wire.TermConst, V: int64(j)}}}, b, t,
+		}}
+	}
+	return t, true
 }
 
 // leaf resolves a leaf token.
@@ -375,6 +587,21 @@ func (p *termParser) leaf(tok string) (wire.MPCTerm, bool) {
 			p.m.Concrete()
 		}
 		return x, ok
+	case 'r':
+		j, err := strconv.Atoi(num)
+		if err != nil || j < 0 || j >= p.nval {
+			return wire.MPCTerm{}, false
+		}
+		t, v, ok, found := p.m.TakeResult(p.g.ID, uint32(p.vals[j]))
+		switch {
+		case !found:
+			p.unresolved = true
+			return wire.MPCTerm{}, false
+		case ok:
+			return t, true
+		}
+		p.m.Concrete()
+		return wire.MPCTerm{Op: wire.TermConst, V: v}, true
 	case 'l':
 		j, err := strconv.Atoi(num)
 		if err != nil || j < 0 || j+1 >= p.nval {
@@ -390,10 +617,6 @@ func (p *termParser) leaf(tok string) (wire.MPCTerm, bool) {
 		if err != nil || j < 0 || j >= len(p.ptrs) {
 			return wire.MPCTerm{}, false
 		}
-		size, signed, ok := typeOf(typ)
-		if !ok {
-			return wire.MPCTerm{}, false
-		}
 		addr := dataPtr(p.ptrs[j])
 		if addr == nil {
 			return wire.MPCTerm{}, false
@@ -402,11 +625,25 @@ func (p *termParser) leaf(tok string) (wire.MPCTerm, bool) {
 			if t, ok := p.m.At(uintptr(addr)); ok {
 				return t, true
 			}
-		} else if off := uintptr(addr) & 7; off+uintptr(size) <= 8 {
-			if ev, acc, ok := p.m.LastRead(p.g.ID, p.g.WordID(addr)); ok {
-				return wire.MPCTerm{Op: wire.TermRead, Read: &wire.MPCRead{
-					Event: ev, Acc: acc, Off: uint8(off), Size: size, Signed: signed,
-				}}, true
+			p.m.Concrete()
+		}
+		switch typ {
+		case "s":
+			return wire.MPCTerm{Op: wire.TermConst, V: int64(len(*(*string)(addr)))}, kind == 'a'
+		case "y":
+			return wire.MPCTerm{Op: wire.TermConst, V: int64(len(*(*[]byte)(addr)))}, kind == 'a'
+		}
+		size, signed, ok := typeOf(typ)
+		if !ok {
+			return wire.MPCTerm{}, false
+		}
+		if kind == 'm' {
+			if off := uintptr(addr) & 7; off+uintptr(size) <= 8 {
+				if ev, acc, ok := p.m.LastRead(p.g.ID, p.g.WordID(addr)); ok {
+					return wire.MPCTerm{Op: wire.TermRead, Read: &wire.MPCRead{
+						Event: ev, Acc: acc, Off: uint8(off), Size: size, Signed: signed,
+					}}, true
+				}
 			}
 		}
 		return wire.MPCTerm{Op: wire.TermConst, V: load(addr, size, signed)}, true
@@ -423,7 +660,7 @@ func (p *termParser) value(num string) (wire.MPCTerm, bool) {
 	return wire.MPCTerm{Op: wire.TermConst, V: p.vals[j]}, true
 }
 
-// typeOf decodes a TY of the term grammar.
+// typeOf decodes an integer or boolean TY of the term grammar.
 func typeOf(ty string) (size uint8, signed, ok bool) {
 	switch ty {
 	case "b":

@@ -377,3 +377,288 @@ func TestMPCPrefixBound(t *testing.T) {
 		t.Errorf("%d of 20 prefixes satisfiable", m.Sat)
 	}
 }
+
+// mpcOverdraft is kernels/input-overdraft as the instrumenter writes it:
+// each of two goroutines withdraws its input if the balance, which a
+// method returns under a lock, covers it; the check and the debit are
+// separate critical sections. The balance goes negative only with
+// inputs that each fit and together do not, and both checks before
+// either debit. fixed takes the check and the debit in one critical
+// section.
+func mpcOverdraft(fixed bool) mpcProgram {
+	name := "overdraft"
+	if fixed {
+		name += "-fixed"
+	}
+	return mpcProgram{name, []int64{30, 30}, func(in []int64) string {
+		var mu sync.Mutex
+		bal := int64(100)
+		balance := func() int64 { // (*Account).Balance
+			frame := SymEnter("balance")
+			Lock(&mu, ms(60))
+			defer Unlock(&mu, ms(61))
+			Read(&bal, ms(62))
+			return SymRet(bal, frame, "m0:i64", nil, &bal)
+		}
+		done := spawnAll(2, func(k int) {
+			n := in[k]
+			if Branch(n < 0, ms(59), fmt.Sprintf("(< i%d 0)", k), nil) {
+				return
+			}
+			if fixed {
+				Lock(&mu, ms(63))
+				Read(&bal, ms(64))
+				if Branch(bal < n, ms(65), fmt.Sprintf("(< m0:i64 i%d)", k), nil, &bal) {
+					Unlock(&mu, ms(66))
+					return
+				}
+			} else {
+				if Branch(SymResult(SymMark("balance"), balance(), ms(67)) < n, ms(68), fmt.Sprintf("(< r0 i%d)", k), []int64{int64(ms(67))}) {
+					return
+				}
+				Lock(&mu, ms(63))
+			}
+			Update(&bal, ms(69))
+			bal -= n
+			SymWrite(&bal, ms(70), fmt.Sprintf("(- m0:i64 i%d)", k), nil, &bal)
+			Unlock(&mu, ms(66))
+		})
+		joinAll(done)
+		if Read(&bal, ms(71)); Branch(bal < 0, ms(72), "(< m0:i64 0)", nil, &bal) {
+			return "error"
+		}
+		return "ok"
+	}}
+}
+
+// TestMPCCallResult: the term of a method's result (a read under a lock)
+// reaches the caller's condition, so that mpc finds the overdraft's input
+// and schedule together, and covers every path of the fixed twin.
+func TestMPCCallResult(t *testing.T) {
+	r, m := runMPC(t, mpcOverdraft(false), true, 200)
+	in, ok := r.inputs["error"]
+	if !ok {
+		t.Fatalf("mpc did not reach the overdraft: outcomes %v", r.outcomes)
+	}
+	if in[0] > 100 || in[1] > 100 || in[0]+in[1] <= 100 {
+		t.Errorf("the overdraft was reached with %v: each must fit the balance of 100, both not", in)
+	}
+	if why := m.Incomplete(); len(why) > 0 {
+		t.Errorf("the search is incomplete: %q", why)
+	}
+	fixed, _ := runMPC(t, mpcOverdraft(true), true, 200)
+	if _, ok := fixed.inputs["error"]; ok {
+		t.Errorf("the fixed twin overdrew: %v", fixed.inputs["error"])
+	}
+	if !fixed.complete {
+		t.Errorf("mpc did not claim every path of the fixed twin")
+	}
+}
+
+// TestMPCResultUnrecorded: a callee that returns without recording its
+// result (it recovered from a panic) leaves the caller a concrete value,
+// never a term of another call, and the search does not claim every path.
+func TestMPCResultUnrecorded(t *testing.T) {
+	f := func(n int64) (r int64) {
+		frame := SymEnter("f", ms(80))
+		defer func() {
+			if recover() != nil {
+				r = 7
+			}
+		}()
+		if Branch(n > 5, ms(85), "(> l0 5)", []int64{int64(ms(80)), n}) {
+			panic("big")
+		}
+		return SymRet(n, frame, "l0", []int64{int64(ms(80)), n})
+	}
+	p := mpcProgram{"unrecorded", []int64{6}, func(in []int64) string {
+		first := SymResult(SymMark("f"), f(SymCall(in[0]-3, "f", "(- i0 3)", nil)), ms(81)) // recorded: i0 - 3
+		if Branch(first == 3, ms(82), "(== r0 3)", []int64{int64(ms(81))}) {
+			return "three"
+		}
+		v := SymResult(SymMark("f"), f(SymCall(in[0], "f", "i0", nil)), ms(83)) // may panic and recover: 7, no record
+		if Branch(v == 7, ms(84), "(== r0 7)", []int64{int64(ms(83))}) {
+			return "seven"
+		}
+		return "other"
+	}}
+	r, m := runMPC(t, p, true, 20)
+	if r.complete {
+		t.Errorf("mpc claimed every path past a result its callee did not record")
+	}
+	if !strings.Contains(fmt.Sprint(m.Incomplete()), "not tracked symbolically") {
+		t.Errorf("incomplete: %q, want the concrete result named", m.Incomplete())
+	}
+	if in, ok := r.inputs["three"]; !ok || in[0] != 6 {
+		t.Errorf("the recorded result's term did not lead to input 6: %v", r.inputs)
+	}
+	if _, ok := r.inputs["other"]; !ok {
+		t.Errorf("the second call's condition on its parameter was not explored: %v", r.outcomes)
+	}
+	if m.Diverged > 0 {
+		t.Errorf("%d runs departed from their prefix", m.Diverged)
+	}
+}
+
+// TestMPCRecursion: a function entered again while it runs on the
+// goroutine's stack makes the goroutine's locals concrete, and the search
+// says why it is not complete; a function called twice, one call after
+// the other, does not.
+func TestMPCRecursion(t *testing.T) {
+	var rec func(n int64) int64
+	rec = func(n int64) int64 {
+		SymEnter("rec", ms(90))
+		if n <= 0 {
+			return 0
+		}
+		return rec(n-1) + 1
+	}
+	flat := func(n int64) int64 {
+		SymEnter("flat", ms(91))
+		return n
+	}
+	for _, c := range []struct {
+		name    string
+		call    func(int64) int64
+		reenter bool
+	}{{"recursive", rec, true}, {"flat", func(n int64) int64 { return flat(n) + flat(n) }, false}} {
+		p := mpcProgram{c.name, []int64{2}, func(in []int64) string {
+			c.call(in[0])
+			return "ok"
+		}}
+		_, m := runMPC(t, p, true, 5)
+		if got := strings.Contains(fmt.Sprint(m.Incomplete()), "recursion"); got != c.reenter {
+			t.Errorf("%s: recursion noted %v, want %v (%q)", c.name, got, c.reenter, m.Incomplete())
+		}
+	}
+}
+
+// runStrings explores body, whose first input is a string (seed) and
+// whose other inputs are integers (ints), under mpc; a panic of body is
+// a finding, which ends the search.
+func runStrings(t *testing.T, seed string, ints []int64, body func(s string, in []int64) string) (map[string]string, *strategy.MPC, *sched.Finding) {
+	t.Helper()
+	ins := []wire.MPCInput{{Min: 0, Max: 8, Value: int64(len(seed))}}
+	for _, v := range ints {
+		ins = append(ins, wire.MPCInput{Min: -100, Max: 100, Value: v})
+	}
+	m := strategy.NewMPC(localSolver{}, ins, 0)
+	m.StringInput(0, []byte(seed), 8)
+	mpcRun.Store(m)
+	defer mpcRun.Store(nil)
+	found := map[string]string{} // outcome -> the string that reached it
+	res := sched.Explore(sched.Config{Strategy: m, Schedules: 100, Leaks: true, StuckAfter: 10 * time.Second}, func() {
+		s := string(m.Bytes(0))
+		in := append([]int64(nil), m.Input()...)
+		found["input"] = fmt.Sprintf("%q %v", s, in[1:len(ints)+1])
+		o := body(s, in)
+		if _, ok := found[o]; !ok {
+			found[o] = s
+		}
+	})
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if res.Diverged != "" {
+		t.Fatalf("diverged %q", res.Diverged)
+	}
+	t.Logf("%d runs, %d paths, %d prefixes (%d sat, %d unsat); found %q; incomplete %q", res.Iterations, m.Paths, m.Prefixes, m.Sat, m.Unsat, found, m.Incomplete())
+	return found, m, res.Finding
+}
+
+// TestMPCStringInput: the length and the bytes of a string input are
+// inputs: a condition over them is solved, and the string made of the
+// solver's bytes (the seed's where it gave none) reaches the path.
+func TestMPCStringInput(t *testing.T) {
+	found, m, f := runStrings(t, "ab", nil, func(s string, _ []int64) string {
+		if Branch(len(s) > 3 && s[0] == 'x' && s[2] == 'y', ms(100), "(&& (> i0 3) (== (@ i0 0 v0) 120) (== (@ i0 2 v1) 121))",
+			[]int64{At(s, 0), At(s, 2)}) {
+			return "xy"
+		}
+		return "other"
+	})
+	if f != nil {
+		t.Fatalf("finding: %v", f)
+	}
+	s, ok := found["xy"]
+	if !ok {
+		t.Fatalf("mpc did not find a string with len > 3, s[0] == 'x' and s[2] == 'y': %q", found)
+	}
+	if len(s) <= 3 || s[0] != 'x' || s[2] != 'y' || s[1] != 'b' {
+		t.Errorf("found %q; want len > 3, x at 0, y at 2 and the seed's b at 1", s)
+	}
+	if !m.Complete() {
+		t.Errorf("mpc did not claim every path: %q", m.Incomplete())
+	}
+}
+
+// TestMPCStringIndex: a byte at a symbolic index is the byte input the
+// index selects, and the read is a branch that the index is within the
+// string: guarded, mpc puts the byte wanted where the index says and
+// covers every path; unguarded, it finds the input whose index is out of
+// range, at which the read panics.
+func TestMPCStringIndex(t *testing.T) {
+	found, m, f := runStrings(t, "abc", []int64{1}, func(s string, in []int64) string {
+		i := in[1]
+		if Branch(i >= 0 && i < int64(len(s)) && s[i] == 'q', ms(101), "(&& (>= i1 0) (< i1 i0) (== (@ i0 i1 v0) 113))", []int64{At(s, i)}) {
+			return "q"
+		}
+		return "other"
+	})
+	var s string
+	var i int
+	if _, err := fmt.Sscanf(found["input"], "%q [%d]", &s, &i); err != nil {
+		t.Fatal(err)
+	}
+	if q, ok := found["q"]; !ok || !strings.Contains(q, "q") {
+		t.Errorf("mpc did not put a q at the index: %q", found)
+	}
+	if f != nil || !m.Complete() {
+		t.Errorf("finding %v; incomplete %q", f, m.Incomplete())
+	}
+	found, _, f = runStrings(t, "abc", []int64{1}, func(s string, in []int64) string {
+		if Branch(s[in[1]] == 'q', ms(102), "(== (@ i0 i1 v0) 113)", []int64{At(s, in[1])}) {
+			return "q"
+		}
+		return "other"
+	})
+	if f == nil || f.Kind != sched.KindPanic || !strings.Contains(f.Message, "index out of range") {
+		t.Fatalf("finding %v, want the panic of an index out of range", f)
+	}
+	if _, err := fmt.Sscanf(found["input"], "%q [%d]", &s, &i); err != nil || i >= 0 && i < len(s) {
+		t.Errorf("the panic's input %s has its index within the string (%v)", found["input"], err)
+	}
+}
+
+//go:noinline
+func benchCallee(n int) int { return n + 1 }
+
+//go:noinline
+func benchCalleeRewritten(n int) int {
+	frame := SymEnter("benchCallee")
+	return SymRet(n+1, frame, "(+ l0 1)", []int64{int64(ms(32)), int64(n)})
+}
+
+// BenchmarkResultPlain is a call of a function that returns an integer,
+// as written.
+func BenchmarkResultPlain(b *testing.B) {
+	n := 0
+	for i := 0; i < b.N; i++ {
+		if benchCallee(i) > n {
+			n++
+		}
+	}
+}
+
+// BenchmarkResultOff is the same call as the instrumenter rewrites it
+// (the callee reports its result, the caller marks the call and binds
+// its result to its condition), outside mpc: the difference with
+// BenchmarkResultPlain is what the rewrite costs.
+func BenchmarkResultOff(b *testing.B) {
+	n := 0
+	for i := 0; i < b.N; i++ {
+		if Branch(SymResult(SymMark("benchCallee"), benchCalleeRewritten(i), ms(33)) > n, ms(34), "(> r0 v1)", []int64{int64(ms(33)), int64(n)}) {
+			n++
+		}
+	}
+}

@@ -120,11 +120,13 @@ type fuzzBody struct {
 	st       *symState
 	fn       ast.Node
 	inputsOf *ast.FuncLit // the fuzz body whose inputs are inputs
+	hook     bool         // a term of the function uses a local or a call's result: it calls rt.SymEnter
+	frame    bool         // its return statements report their terms (rt.SymRet)
 }
 
 // fuzzInputs returns the parameters of fuzz body lit that are inputs of
-// integer or boolean type the body never changes, with their index after
-// the *testing.T.
+// integer, boolean, string or []byte type the body never changes, with
+// their index after the *testing.T.
 func (r *rewriter) fuzzInputs(lit *ast.FuncLit) map[*types.Var]int {
 	inputs := make(map[*types.Var]int)
 	k := 0
@@ -134,7 +136,7 @@ func (r *rewriter) fuzzInputs(lit *ast.FuncLit) map[*types.Var]int {
 			continue
 		}
 		for _, n := range p.Names {
-			if v, ok := r.info.Defs[n].(*types.Var); ok && k > 0 && n.Name != "_" && intOrBool(v.Type()) != nil {
+			if v, ok := r.info.Defs[n].(*types.Var); ok && k > 0 && n.Name != "_" && (intOrBool(v.Type()) != nil || isStringLike(v.Type())) {
 				inputs[v] = k - 1
 			}
 			k++
@@ -182,6 +184,7 @@ func (fz *fuzzBody) branch(s ast.Stmt, cond ast.Expr) {
 	emit := func(t *symTerm, sym string) {
 		r.edits.wrap(r.off(cond.Pos()), r.off(cond.End()),
 			r.rt("Branch")+"(", ", "+r.site(cond.Pos())+", "+quote(sym)+t.leafList()+")")
+		t.wrapCalls()
 	}
 	if fz.st == nil {
 		if t, sym, ok := fz.branchTerm(cond, false); ok {
@@ -429,6 +432,7 @@ func (fz *fuzzBody) branchTerm(cond ast.Expr, dry bool) (*symTerm, string, bool)
 	}
 	t := fz.newTerm()
 	t.dry = dry
+	t.results = fz.st != nil
 	// The reads the memory instrumentation reports for cond: those of
 	// cond itself, before the statement or by a function literal in front
 	// of it (instrumentStmt, instrumentCond), and those of the right
@@ -563,6 +567,14 @@ type symTerm struct {
 	symbolic bool           // the term has an input or a memory read
 	dry      bool           // only the term's shape matters: no sites are registered
 	uses     []*localVar    // the tracked variables the term mentions
+
+	// With Options.Symbolic: results tells that the term may use the
+	// results of calls, evaluated where the term is (see callLeaf),
+	// calls are those it uses, and read that it has a leaf read from
+	// shared memory, which a call may change before it is evaluated.
+	results bool
+	calls   []*ast.CallExpr
+	read    bool
 }
 
 // maxVals is the most values a term may pass: beyond, the condition or
@@ -573,8 +585,18 @@ func (fz *fuzzBody) newTerm() *symTerm {
 	return &symTerm{fz: fz, reads: make(map[string]int), slots: make(map[string]int)}
 }
 
-// fits reports whether t's values are few enough to be passed.
-func (t *symTerm) fits() bool { return len(t.vals) <= maxVals }
+// fits reports whether t's values are few enough to be passed, and
+// whether its leaves can be evaluated where it is: a read of shared memory
+// cannot when the term uses a call's result (the call may have changed
+// the memory since the read was reported).
+func (t *symTerm) fits() bool { return len(t.vals) <= maxVals && !(t.read && len(t.calls) > 0) }
+
+// wrapCalls wraps the calls whose results t uses (see callLeaf).
+func (t *symTerm) wrapCalls() {
+	for _, c := range t.calls {
+		t.fz.st.wrapCall(c)
+	}
+}
 
 // reported records the reads the memory instrumentation reports, in one
 // group, for evaluating e.
@@ -626,9 +648,12 @@ func (t *symTerm) slot(kind, expr, arg string) string {
 }
 
 // value returns the int64 value of variable name, of integer or boolean
-// type typ.
+// type typ, or its length, of a string or []byte type.
 func (t *symTerm) value(name string, typ types.Type) string {
 	r := t.fz.r
+	if isStringLike(typ) {
+		return "int64(len(" + name + "))"
+	}
 	b := intOrBool(typ)
 	if b != nil && b.Info()&types.IsBoolean != 0 {
 		if !types.Identical(typ, types.Typ[types.Bool]) {
@@ -649,7 +674,12 @@ func (t *symTerm) term(e ast.Expr, conditional bool) (string, bool) {
 	switch e := e.(type) {
 	case *ast.ParenExpr:
 		return t.term(e.X, conditional)
-	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+	case *ast.IndexExpr:
+		if y, ok := t.byteTerm(e, conditional); ok {
+			return y, true
+		}
+		return t.leaf(e, conditional)
+	case *ast.Ident, *ast.SelectorExpr, *ast.StarExpr:
 		return t.leaf(e, conditional)
 	case *ast.UnaryExpr:
 		x, ok := t.term(e.X, conditional)
@@ -692,8 +722,106 @@ func (t *symTerm) term(e ast.Expr, conditional bool) (string, bool) {
 			isInteger(tv.Type) && isInteger(r.typeOf(e.Args[0])) {
 			return t.term(e.Args[0], conditional)
 		}
+		if id, ok := unparen(e.Fun).(*ast.Ident); ok && len(e.Args) == 1 {
+			if b, ok := r.info.Uses[id].(*types.Builtin); ok && b.Name() == "len" && isStringLike(r.typeOf(e.Args[0])) {
+				return t.strLeaf(e.Args[0])
+			}
+		}
+		if t.results && !conditional {
+			return t.callLeaf(e)
+		}
 	}
 	return "", false
+}
+
+// isStringLike reports whether t is a string or []byte type.
+func isStringLike(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
+}
+
+// strLeaf returns the leaf of e, a string or []byte, which stands for its
+// length: a fuzz body's input ("i" K), a tracked parameter ("l" J, its
+// value the length), a captured tracked parameter ("a" J ":s", ":y"), or
+// the length of a local variable that is not tracked ("v" J).
+func (t *symTerm) strLeaf(e ast.Expr) (string, bool) {
+	r := t.fz.r
+	id, ok := unparen(e).(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	v, ok := r.info.Uses[id].(*types.Var)
+	if !ok || !isStringLike(v.Type()) {
+		return "", false
+	}
+	if k, ok := t.fz.inputs[v]; ok {
+		t.symbolic = true
+		return "i" + strconv.Itoa(k), true
+	}
+	if t.fz.st != nil {
+		if lv := t.fz.st.vars[v]; lv != nil {
+			return t.localLeaf(id, v)
+		}
+	}
+	if v.IsField() || v.Parent() == nil || v.Parent() == r.pkg.Scope() || r.shared[v] {
+		return "", false
+	}
+	return t.slot("v", "len "+id.Name, "int64(len("+id.Name+"))"), true
+}
+
+// byteTerm returns the term of e, x[i], when x is a string that strLeaf
+// names: "(@ x i vJ)", where vals[J] is rt.At(x, i), the byte or -1 (i
+// is evaluated again there: it must call nothing).
+func (t *symTerm) byteTerm(e *ast.IndexExpr, conditional bool) (string, bool) {
+	r := t.fz.r
+	if b, ok := r.typeOf(e.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 || !isInteger(r.typeOf(e.Index)) {
+		return "", false
+	}
+	x, ok := t.strLeaf(e.X)
+	if !ok || strings.HasPrefix(x, "v") || !t.fz.pure(e.Index) {
+		return "", false
+	}
+	results := t.results
+	t.results = false
+	i, ok := t.term(e.Index, conditional)
+	t.results = results
+	if !ok {
+		return "", false
+	}
+	v := t.slot("v", "at "+r.source(e), r.rt("At")+"("+r.source(e.X)+", int64("+r.source(e.Index)+"))")
+	return "(@ " + x + " " + i + " " + v + ")", true
+}
+
+// callLeaf returns the leaf of the result of call, "r" J with vals[J] the
+// call's site, when the call can report it (see resultCallee); the
+// consumer of the term wraps it (wrapCalls).
+func (t *symTerm) callLeaf(call *ast.CallExpr) (string, bool) {
+	st := t.fz.st
+	if st == nil {
+		return "", false
+	}
+	if _, _, ok := t.fz.r.resultCallee(call); !ok {
+		return "", false
+	}
+	t.calls = append(t.calls, call)
+	t.symbolic = true // the callee's term may be
+	site := "0"
+	if !t.dry {
+		site = st.callSite(call)
+		t.fz.hook = true
+	}
+	j := len(t.vals)
+	t.vals = append(t.vals, "int64("+site+")")
+	return "r" + strconv.Itoa(j), true
 }
 
 // constTerm returns the decimal value of an integer or boolean constant.
@@ -729,7 +857,7 @@ func (t *symTerm) leaf(e ast.Expr, conditional bool) (string, bool) {
 	r := fz.r
 	if id, ok := e.(*ast.Ident); ok {
 		if v, ok := r.info.Uses[id].(*types.Var); ok {
-			if k, ok := fz.inputs[v]; ok {
+			if k, ok := fz.inputs[v]; ok && intOrBool(v.Type()) != nil {
 				t.symbolic = true
 				return "i" + strconv.Itoa(k), true
 			}
@@ -741,7 +869,7 @@ func (t *symTerm) leaf(e ast.Expr, conditional bool) (string, bool) {
 		if ty == "" || t.reads[addr] > 1 || !fz.addrOK(e, !conditional) {
 			return "", false
 		}
-		t.symbolic = true
+		t.symbolic, t.read = true, true
 		return t.slot("m", addr, addr) + ":" + ty, true
 	}
 	if c.sharedLoc(e) {
@@ -802,6 +930,12 @@ func (fz *fuzzBody) addrOK(e ast.Expr, mayPanic bool) bool {
 
 // memType returns the TY of a memory leaf of type t, or "".
 func (r *rewriter) memType(t types.Type) string {
+	if isStringLike(t) {
+		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			return "s"
+		}
+		return "y"
+	}
 	b := intOrBool(t)
 	if b == nil {
 		return ""

@@ -61,6 +61,13 @@ func TestBranchTerms(t *testing.T) {
 		{"a > i", "(> v0 i0)", "[]int64{int64(a)}"},
 		{"lb == ok", "(== v0 i3)", "[]int64{__rt.B(lb)}"},
 		{"loc+i > loc", "(> (+ v0 i0) v0)", "[]int64{int64(loc)}"},
+		// Strings: a string stands for its length; a byte read is a term
+		// over its concrete value, rt.At, evaluated even where the
+		// condition did not read it.
+		{"len(s) > i", "(> i2 i0)", "nil"},
+		{"len(s) > 2 && s[1] == 'x'", "(&& (> i2 2) (== (@ i2 1 v0) 120))", "[]int64{__rt.At(s, int64(1))}"},
+		{"s[i] == 'q'", "(== (@ i2 i0 v0) 113)", "[]int64{__rt.At(s, int64(i))}"},
+		{"len(ls) > i", "(> v0 i0)", "[]int64{int64(len(ls))}"},
 		// At most 16 values.
 		{"l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15 > i", "(> (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ v0 v1) v2) v3) v4) v5) v6) v7) v8) v9) v10) v11) v12) v13) v14) v15) i0)", "[]int64{int64(l0), int64(l1), int64(l2), int64(l3), int64(l4), int64(l5), int64(l6), int64(l7), int64(l8), int64(l9), int64(l10), int64(l11), int64(l12), int64(l13), int64(l14), int64(l15)}"},
 		{"l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15+l16 > i", "", ""},
@@ -73,7 +80,6 @@ func TestBranchTerms(t *testing.T) {
 		{"i<<1 == 0", "", ""},
 		{"i&1 == 0", "", ""},
 		{"^i == 0", "", ""},
-		{"len(s) > i", "", ""},
 		{`s == ""`, "", ""},
 		{"float64(i) > 0.5", "", ""},
 		{"m[i] == 0", "", ""},
@@ -89,7 +95,7 @@ func TestBranchTerms(t *testing.T) {
 		{"named", "", ""},                      // not bool: Branch takes a bool
 		{"loc == 1 && named == named", "", ""}, // idem
 	}
-	concrete := map[string]bool{"loc > 0": true, "a > 0": true, "true": true, "named": true, "loc == 1 && named == named": true, `s == ""`: true}
+	concrete := map[string]bool{"loc > 0": true, "a > 0": true, "true": true, "named": true, "loc == 1 && named == named": true}
 	var b strings.Builder
 	b.WriteString(`package p
 
@@ -125,12 +131,13 @@ func FuzzX(f *testing.F) {
 		go func() { x = 1 }()
 		p := &st
 		lb := j > 1
+		ls := "ab"
 		var l0, l1, l2, l3, l4, l5, l6, l7, l8, l9, l10, l11, l12, l13, l14, l15, l16 int
 `)
 	for k, c := range cases {
 		fmt.Fprintf(&b, "\t\tif %s { // case %d\n\t\t}\n", c.cond, k)
 	}
-	b.WriteString("\t\t_, _, _, _, _ = loc, named, x, p, lb\n\t\t_ = l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15+l16\n\t})\n}\n")
+	b.WriteString("\t\t_, _, _, _, _, _ = loc, named, x, p, lb, ls\n\t\t_ = l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15+l16\n\t})\n}\n")
 	path := filepath.Join(t.TempDir(), "x.go")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -308,7 +315,7 @@ func TestSymbolicKernel(t *testing.T) {
 		`"(+ m0:i64 1)"`,
 		`SymSet(`, // v := x
 		`"(== l0 7)"`,
-		`Run(__rt.SymCall[int](i, "interleave.dev/internal/instrument/testdata/kernels/mpcsentinel.Run", "i0 i1", nil), j)`,
+		`Run(i, __rt.SymCall[int](j, "interleave.dev/internal/instrument/testdata/kernels/mpcsentinel.Run", "i0 i1", nil))`,
 	})
 }
 

@@ -111,16 +111,20 @@
 //     by rt.FuzzBody and the function literals inside it, the condition c
 //     of an if or for statement becomes rt.Branch(c, site, sym, vals, ptrs...)
 //     when c has type bool, mentions an input or a read of shared memory,
-//     and is built only of integer and boolean constants; inputs (integer
-//     and boolean parameters the body never assigns nor takes the address
-//     of); locations of integer or boolean type whose reads are reported
+//     and is built only of integer and boolean constants; inputs (integer,
+//     boolean, string and []byte parameters the body never assigns nor
+//     takes the address of; a string stands for its length, len(s), and
+//     s[i] is the byte input term "(@ s i vJ)" whose concrete value,
+//     rt.At(s, int64(i)), is a leaf); locations of integer or boolean
+//     type whose reads are reported
 //     right before c is evaluated, with addresses free of side effects
 //     (the address is a leaf, in ptrs); and local variables (the value is
 //     a leaf, in vals, a []int64 literal or nil: int64(v), or rt.B(v) for
 //     a boolean, so that no value is boxed); combined by + - * unary - !
 //     comparisons && || and integer conversions; with at most 16 values.
 //     sym is c as a term (see rt.Branch). Calls, / %,
-//     shifts, bitwise operators, strings, floats, maps, variable indexes,
+//     shifts, bitwise operators, string comparisons, floats, maps,
+//     variable indexes of memory,
 //     a location read twice with a report in between, and, in a right
 //     operand of && or ||, a location whose address may panic (p.f, s[0])
 //     or whose read is not reported leave c as it is. A statement of such
@@ -147,16 +151,35 @@
 //     rt.Untracked when it mentions something tracked.
 //   - With Options.Symbolic (the code under test), every function and
 //     function literal of the file (see symbolic.go): the same rewrite,
-//     and local variables, parameters and call arguments symbolic too.
+//     and local variables, parameters, call arguments and call results
+//     symbolic too.
 //     A local of integer or boolean type, not shared, that may hold a
 //     symbolic value and that a rewrite mentions is a leaf by its number
-//     ("l", reported by rt.SymSet at each assignment) or, when function
-//     literals capture it, by its address ("a", rt.SymSetAt at its
-//     declaration). A function declaration with such a parameter starts
-//     with rt.SymEnter("pkg.F", params...), and a call of a function of
-//     the package whose arguments have no side effects and include a
-//     symbolic one wraps its first argument in rt.SymCall[T](arg0, "pkg.F",
-//     terms, vals, ptrs...). go and defer statements are not wrapped.
+//     ("l", reported by rt.SymSet at each assignment; for an if
+//     statement's init, in front of its condition: rt.SymSet(...) &&
+//     (c)) or, when function literals capture it, by its address ("a",
+//     rt.SymSetAt at its declaration); so is a string or []byte parameter
+//     nobody assigns. A local assigned a value that is not a term but may
+//     depend on what is tracked (a call through a func value) is tracked
+//     too, as a concrete value that keeps the search from claiming every
+//     path. A function declaration with such a parameter, a function
+//     whose terms use a local or a call's result, and one whose return
+//     statements report their terms, start with rt.SymEnter("pkg.F",
+//     params...) (rt.SymEnter("") for a function literal), which also
+//     notes recursion; a call of a function of the package with a
+//     symbolic argument wraps its last argument in rt.SymCall[T](arg,
+//     "pkg.F", terms, vals, ptrs...), after every call of its arguments.
+//     A function declaration with one integer or boolean result (not
+//     generic; not one whose named result a deferred call may change)
+//     wraps the value of each return statement whose term is known in
+//     rt.SymRet[T](e, __rtFrame, sym, vals, ptrs...), __rtFrame being
+//     the mark its SymEnter returned; a call of such a function of the
+//     package, static, whose receiver and arguments call nothing but
+//     such calls, and whose result a term uses where it is always
+//     evaluated (not in a right operand of && or ||, not a divisor
+//     checked before its statement) becomes rt.SymResult[T](rt.SymMark(
+//     "pkg.F"), call, site), and the term's leaf "r" J names it by site.
+//     go and defer statements are not wrapped.
 //
 // An else-if with an init statement becomes else { accesses; if ... },
 // which reports the accesses of its init.

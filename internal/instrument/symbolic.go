@@ -13,8 +13,9 @@ import (
 //
 // With Options.Symbolic the rewrite of fuzz bodies (see branches) applies
 // to every function declaration, method and function literal of the file,
-// and local variables, parameters and call arguments carry symbolic
-// values too. Inputs ("i" K) are still only the fuzz bodies' parameters.
+// and local variables, parameters, call arguments and call results carry
+// symbolic values too. Inputs ("i" K) are still only the fuzz bodies'
+// parameters.
 //
 // A local variable of integer or boolean type (a parameter, a named
 // result, or a variable declared in the function) that the memory
@@ -33,8 +34,11 @@ import (
 //     mentions a name the statement assigns, and for v op= e, v++, v--,
 //     the call comes before the statement with the term of the new value
 //     over the old one (e has no calls: its leaves can be evaluated
-//     early). An assignment in the init statement of an if, for or switch
-//     statement is reported before that statement. The variables of a
+//     early). An assignment in the init statement of an if statement is
+//     reported in front of its condition (rt.SymSet(...) && (cond)), of a
+//     for or switch statement before that statement. A local assigned a
+//     value that is not a term but may depend on what is tracked is
+//     tracked too, and reported "" there. The variables of a
 //     range clause and of a select case get rt.SymSet(id, "", nil) at the start
 //     of the body.
 //   - A variable that function literals capture (and, not being shared,
@@ -44,17 +48,33 @@ import (
 //     parameter starts with rt.SymEnter("FN", p...): each parameter's
 //     number, address, or nil when it is not tracked. Other tracked
 //     parameters (of function literals) and named results are reset at the
-//     start of the body (rt.SymSet(id, "", nil)).
+//     start of the body (rt.SymSet(id, "", nil)). A string or []byte
+//     parameter is tracked (its leaf stands for its length) when it is
+//     bound by SymEnter and nobody assigns it.
 //   - A call of a function or method of the package (not through a func
 //     value or an interface, not generic, not variadic, not in a go or
-//     defer statement), whose arguments make no calls and have no side
-//     effects, and one of which is symbolic, wraps its first argument:
-//     rt.SymCall[T](arg0, "FN", "t1 t2 ...", vals, ptrs...), one term per
-//     argument or "_". A call of a function of this file is wrapped only
-//     if that function calls rt.SymEnter. A read of shared memory is a
-//     leaf of an argument only when the call is the only one of its
-//     statement (an expression statement, assignment, declaration or
-//     return), which reports the read before it.
+//     defer statement), one of whose arguments is symbolic, wraps its
+//     last argument: rt.SymCall[T](arg, "FN", "t1 t2 ...", vals, ptrs...),
+//     one term per argument or "_", evaluated after every call of the
+//     arguments. A call of a function of this file is wrapped only if
+//     that function calls rt.SymEnter. A read of shared memory is a leaf
+//     of an argument only when the call is the only one of its statement
+//     (an expression statement, assignment, declaration or return), which
+//     reports the read before it.
+//   - Results (Yi and Huang's terms over "symbolic read values" extended
+//     to values returned by calls, section 4.2): a function declaration
+//     with one integer or boolean result (reportsResult) whose named
+//     result no deferred call may change wraps each return value whose
+//     term is known in rt.SymRet[T](e, __rtFrame, sym, ...), and starts
+//     with __rtFrame := rt.SymEnter(...). A call of such a function whose
+//     result a term uses (resultCallee: static, of the package, receiver
+//     and arguments calling nothing but such calls, not in a right
+//     operand of && or ||) is rt.SymResult[T](rt.SymMark("FN"), call,
+//     site), and the term's leaf is "r" J, vals[J] the site; the wraps
+//     go in after every other rewrite, inside the consumer's own wrap of
+//     the same text. A function whose terms use a local ("l") or a
+//     call's result starts with rt.SymEnter too (rt.SymEnter("") for a
+//     function literal), which notes a recursive entry.
 //
 // A variable assigned where no call can be placed (a for loop's post
 // statement, the init statement of an else if or of a labeled statement
@@ -68,6 +88,9 @@ type symState struct {
 	decls   map[*types.Func]*ast.FuncDecl
 	entered map[*ast.FuncDecl][]*localVar // parameters bound by SymEnter, nil for the others
 	plans   []*symPlan
+	sites   map[*ast.CallExpr]string // call -> the site of its result
+	wrapped map[*ast.CallExpr]bool   // calls wrapped by rt.SymResult
+	toWrap  []*ast.CallExpr          // the same, in order
 }
 
 // A localVar is a candidate local variable.
@@ -98,6 +121,7 @@ const (
 	placeAfter  = iota // "; call" at the end of a statement
 	placeBefore        // "call; " in front of a statement
 	placeStart         // " call;" after a { or :
+	placeCond          // "call && (" in front of the condition of an if statement whose init it reports, ")" after
 )
 
 // A symPlan is a rewrite decided before the variables it mentions are
@@ -119,6 +143,7 @@ func (r *rewriter) symbolic() {
 	st := &symState{
 		r: r, vars: make(map[*types.Var]*localVar), decls: make(map[*types.Func]*ast.FuncDecl),
 		entered: make(map[*ast.FuncDecl][]*localVar),
+		sites:   make(map[*ast.CallExpr]string), wrapped: make(map[*ast.CallExpr]bool),
 	}
 	inputs := make(map[*ast.FuncLit]map[*types.Var]int)
 	isInput := make(map[*types.Var]bool)
@@ -179,7 +204,7 @@ func (r *rewriter) symbolic() {
 	for id, obj := range r.info.Defs {
 		v, ok := obj.(*types.Var)
 		if !ok || v.IsField() || id.Name == "_" || id.Pos() < r.file.Pos() || id.Pos() >= r.file.End() ||
-			v.Parent() == nil || v.Parent() == r.pkg.Scope() || intOrBool(v.Type()) == nil ||
+			v.Parent() == nil || v.Parent() == r.pkg.Scope() || intOrBool(v.Type()) == nil && !isStringLike(v.Type()) ||
 			r.shared[v] || isInput[v] || receivers[v] {
 			continue
 		}
@@ -211,7 +236,11 @@ func (r *rewriter) symbolic() {
 				continue
 			}
 			for _, d := range lv.defs {
-				if t, _, ok := d.term(true); ok && t.symbolic {
+				// A value whose term is not known but may depend on what is
+				// tracked (a call through a func value...) makes it
+				// symbolic too: its uses are then concrete values that
+				// keep the search from claiming every path.
+				if t, _, ok := d.term(true); ok && t.symbolic || !ok && d.rhs != nil && lv.fz.tracks(d.rhs) {
 					lv.symbolic, changed = true, true
 					break
 				}
@@ -229,6 +258,9 @@ func (r *rewriter) symbolic() {
 			fz.visit(n)
 			return true
 		})
+	}
+	for _, fz := range fns {
+		fz.returns()
 	}
 	type callSite struct {
 		fz   *fuzzBody
@@ -284,24 +316,211 @@ func (r *rewriter) symbolic() {
 			d.emit()
 		}
 	}
+	st.wrapCalls()
 	for _, fz := range fns {
 		fd, ok := fz.fn.(*ast.FuncDecl)
-		if !ok || !st.enters(fd) {
+		if !ok {
+			if fz.hook {
+				r.edits.insert(r.off(fz.body().Lbrace)+1, " "+r.rt("SymEnter")+`("");`)
+			}
 			continue
 		}
-		var ps []string
-		for _, lv := range st.entered[fd] {
-			switch {
-			case lv == nil || !lv.needed:
-				ps = append(ps, "nil")
-			case lv.captured:
-				ps = append(ps, "&"+lv.decl.Name)
-			default:
-				ps = append(ps, lv.site())
+		if !st.enters(fd) && !fz.hook && !fz.frame {
+			continue
+		}
+		args := []string{quote(r.info.Defs[fd.Name].(*types.Func).FullName())}
+		if st.enters(fd) {
+			for _, lv := range st.entered[fd] {
+				switch {
+				case lv == nil || !lv.needed:
+					args = append(args, "nil")
+				case lv.captured:
+					args = append(args, "&"+lv.decl.Name)
+				default:
+					args = append(args, lv.site())
+				}
 			}
 		}
-		fn := r.info.Defs[fd.Name].(*types.Func)
-		r.edits.insert(r.off(fd.Body.Lbrace)+1, " "+r.rt("SymEnter")+"("+quote(fn.FullName())+", "+strings.Join(ps, ", ")+");")
+		call := r.rt("SymEnter") + "(" + strings.Join(args, ", ") + ")"
+		if fz.frame {
+			call = frameVar + " := " + call
+		}
+		r.edits.insert(r.off(fd.Body.Lbrace)+1, " "+call+";")
+	}
+}
+
+// frameVar is the variable that holds, in a function whose return
+// statements report their terms, the mark of the call it answers.
+const frameVar = "__rtFrame"
+
+// returns wraps the value of each return statement of fz, a function
+// declaration with one result of integer or boolean type, in rt.SymRet
+// with its term, when it has one. A function whose named result a
+// deferred call may change (it has a named result and a defer statement)
+// reports nothing, nor does a bare return: its callers get concrete
+// values.
+func (fz *fuzzBody) returns() {
+	r := fz.r
+	fd, ok := fz.fn.(*ast.FuncDecl)
+	if !ok {
+		return
+	}
+	f, ok := r.info.Defs[fd.Name].(*types.Func)
+	if !ok || !reportsResult(f) {
+		return
+	}
+	sig := f.Type().(*types.Signature)
+	typ, err := r.typeExpr(sig.Results().At(0).Type(), fd.Body.Lbrace)
+	if err != nil {
+		return
+	}
+	var rets []*ast.ReturnStmt
+	deferred := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			deferred = true
+		case *ast.ReturnStmt:
+			if len(n.Results) == 1 {
+				rets = append(rets, n)
+			}
+		}
+		return true
+	})
+	if deferred && sig.Results().At(0).Name() != "" {
+		return
+	}
+	for _, ret := range rets {
+		if t, _, ok := fz.returnTerm(ret, true); ok {
+			fz.st.plan(t, func() {
+				t, sym, ok := fz.returnTerm(ret, false)
+				if !ok {
+					return
+				}
+				e := ret.Results[0]
+				r.edits.wrap(r.off(e.Pos()), r.off(e.End()),
+					r.rt("SymRet")+"["+typ+"](", ", "+frameVar+", "+quote(sym)+t.leafList()+")")
+				t.wrapCalls()
+				fz.frame = true
+			})
+		}
+	}
+}
+
+// reportsResult reports whether the result of a call of f may be
+// reported: f has one result, of integer or boolean type, and is not
+// generic.
+func reportsResult(f *types.Func) bool {
+	sig, ok := f.Type().(*types.Signature)
+	return ok && sig.Results().Len() == 1 && intOrBool(sig.Results().At(0).Type()) != nil &&
+		sig.TypeParams().Len() == 0 && sig.RecvTypeParams().Len() == 0
+}
+
+// returnTerm returns the term of the value of return statement ret.
+func (fz *fuzzBody) returnTerm(ret *ast.ReturnStmt, dry bool) (*symTerm, string, bool) {
+	r := fz.r
+	t := fz.newTerm()
+	t.dry, t.results = dry, true
+	c := &collector{r: r, start: ret.Pos(), seen: make(map[string]int), dry: true}
+	c.stmt(ret)
+	t.group(c.accs)
+	sym, ok := t.term(ret.Results[0], false)
+	if !ok || !t.fits() {
+		return nil, "", false
+	}
+	return t, sym, true
+}
+
+// resultCallee returns the function call calls, its name and the Go
+// type of its result, when the call can report its result: a static
+// call of a function or method of the package (not through an interface
+// or a func value) that reportsResult, not in a go or defer statement,
+// whose receiver and arguments call nothing but calls that can report
+// their results too (so that nothing but marked calls runs between its
+// rt.SymMark and its callee's entry).
+func (r *rewriter) resultCallee(call *ast.CallExpr) (fn, typ string, ok bool) {
+	switch r.parents[call].(type) {
+	case *ast.GoStmt, *ast.DeferStmt:
+		return "", "", false
+	}
+	f, recv := r.packageCallee(call)
+	if f == nil || !reportsResult(f) || call.Ellipsis.IsValid() {
+		return "", "", false
+	}
+	if recv != nil && !r.callFree(recv) {
+		return "", "", false
+	}
+	for _, a := range call.Args {
+		if !r.callFree(a) {
+			return "", "", false
+		}
+	}
+	typ, err := r.typeExpr(f.Type().(*types.Signature).Results().At(0).Type(), call.Pos())
+	if err != nil {
+		return "", "", false
+	}
+	return f.FullName(), typ, true
+}
+
+// callFree reports whether evaluating e calls nothing but conversions,
+// len and cap, and calls that can report their results (resultCallee),
+// and receives nothing.
+func (r *rewriter) callFree(e ast.Expr) bool {
+	return r.callsOnly(e, func(c *ast.CallExpr) bool {
+		if id, ok := unparen(c.Fun).(*ast.Ident); ok {
+			if b, ok := r.info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+				return true
+			}
+		}
+		_, _, ok := r.resultCallee(c)
+		return ok
+	})
+}
+
+// callSite returns the site of the result of call, registering it once.
+func (st *symState) callSite(call *ast.CallExpr) string {
+	if s, ok := st.sites[call]; ok {
+		return s
+	}
+	s := st.r.site(call.Pos())
+	st.sites[call] = s
+	return s
+}
+
+// wrapCall notes that call, whose result a term uses, is to be rewritten
+// into rt.SymResult(rt.SymMark("fn"), call, site), and so the calls in
+// its receiver and arguments, which run after its mark (wrapCalls).
+func (st *symState) wrapCall(call *ast.CallExpr) {
+	if st.wrapped[call] {
+		return
+	}
+	st.wrapped[call] = true
+	st.toWrap = append(st.toWrap, call)
+	ast.Inspect(call, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c != call {
+			if _, _, ok := st.r.resultCallee(c); ok {
+				st.wrapCall(c)
+			}
+		}
+		return true
+	})
+}
+
+// wrapCalls rewrites the calls wrapCall noted, after every other rewrite
+// of the file's terms: a wrap of the same text as a term's consumer (a
+// condition that is a call, a call that is the last argument of another)
+// goes inside it, so that the result is there before the term is read.
+func (st *symState) wrapCalls() {
+	r := st.r
+	for _, call := range st.toWrap {
+		fn, typ, ok := r.resultCallee(call)
+		if !ok {
+			continue
+		}
+		r.edits.wrap(r.off(call.Pos()), r.off(call.End()),
+			r.rt("SymResult")+"["+typ+"]("+r.rt("SymMark")+"("+quote(fn)+"), ", ", "+st.callSite(call)+")")
 	}
 }
 
@@ -507,6 +726,11 @@ func (st *symState) collectDefs(fns []*fuzzBody) {
 			if init != s {
 				return 0, 0, nil, false
 			}
+			if ifs, ok := p.(*ast.IfStmt); ok && !before && r.isBool(ifs.Cond) {
+				// After the init: in front of the condition, which runs
+				// right after it.
+				return r.off(ifs.Cond.Pos()), placeCond, s, true
+			}
 			switch r.parents[p].(type) {
 			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 				return r.off(p.Pos()), placeBefore, p.(ast.Stmt), true
@@ -625,6 +849,11 @@ func (st *symState) collectDefs(fns []*fuzzBody) {
 		}
 		return true
 	})
+	for _, lv := range st.vars {
+		if isStringLike(lv.v.Type()) && (!lv.param || len(lv.defs) > 0) {
+			drop[lv] = true // a string is tracked only as a parameter nobody assigns
+		}
+	}
 	for lv := range drop {
 		delete(st.vars, lv.v)
 	}
@@ -650,10 +879,16 @@ func (d *symDef) term(dry bool) (*symTerm, string, bool) {
 	if d.stmt != nil {
 		c := &collector{r: r, start: d.stmt.Pos(), seen: make(map[string]int), dry: true}
 		c.stmt(d.stmt)
-		if c.calls > 0 {
-			return nil, "", false // calls are not symbolic, and reads may be reported late
+		switch {
+		case c.calls == 0:
+			t.group(c.accs)
+		case d.how == placeAfter || d.how == placeCond:
+			// The results of calls the statement made; its reads may be
+			// reported late, and are no leaves.
+			t.results = true
+		default:
+			return nil, "", false // reported before the calls are made
 		}
-		t.group(c.accs)
 	}
 	y := "1"
 	if d.rhs != nil {
@@ -683,6 +918,7 @@ func (d *symDef) emit() {
 	args := ""
 	if t, sym, ok := d.term(false); ok && t.symbolic {
 		args = quote(sym) + t.leafList()
+		t.wrapCalls()
 	} else {
 		args = `"", nil`
 	}
@@ -698,57 +934,73 @@ func (d *symDef) emit() {
 		r.edits.insert(d.at, call+"; ")
 	case placeStart:
 		r.edits.insert(d.at, " "+call+";")
+	case placeCond:
+		cond := r.parents[d.stmt].(*ast.IfStmt).Cond
+		r.edits.wrap(r.off(cond.Pos()), r.off(cond.End()), call+" && (", ")")
 	}
 }
 
 // staticCallee returns the function of the package that call calls
 // statically, if its parameters can be reported (not generic, not
-// variadic, one argument per parameter, at least one).
+// variadic, one argument per parameter, at least one). Its arguments may
+// call functions: rt.SymCall wraps the last one, and so runs after them.
 func (fz *fuzzBody) staticCallee(call *ast.CallExpr) *types.Func {
-	r := fz.r
-	var f *types.Func
+	f, _ := fz.r.packageCallee(call)
+	if f == nil {
+		return nil
+	}
+	sig := f.Type().(*types.Signature)
+	if sig.Variadic() || sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0 ||
+		sig.Params().Len() == 0 || sig.Params().Len() != len(call.Args) {
+		return nil
+	}
+	return f
+}
+
+// packageCallee returns the function or method of the package that call
+// calls statically, not through an interface or a func value, and the
+// receiver expression of a method call.
+func (r *rewriter) packageCallee(call *ast.CallExpr) (f *types.Func, recv ast.Expr) {
 	switch fun := unparen(call.Fun).(type) {
 	case *ast.Ident:
 		f, _ = r.info.Uses[fun].(*types.Func)
 	case *ast.SelectorExpr:
 		if sel := r.info.Selections[fun]; sel != nil {
 			if sel.Kind() != types.MethodVal {
-				return nil
+				return nil, nil
 			}
 			f, _ = sel.Obj().(*types.Func)
+			recv = fun.X
 		} else {
 			f, _ = r.info.Uses[fun.Sel].(*types.Func)
 		}
 	}
 	if f == nil || f.Pkg() != r.pkg {
-		return nil
+		return nil, nil
 	}
-	sig, ok := f.Type().(*types.Signature)
-	if !ok || sig.Variadic() || sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0 ||
-		sig.Params().Len() == 0 || sig.Params().Len() != len(call.Args) {
-		return nil
+	if rt := f.Type().(*types.Signature).Recv(); rt != nil && types.IsInterface(rt.Type()) {
+		return nil, nil
 	}
-	if recv := sig.Recv(); recv != nil && types.IsInterface(recv.Type()) {
-		return nil
-	}
-	for _, a := range call.Args {
-		if !fz.pure(a) {
-			return nil
-		}
-	}
-	return f
+	return f, recv
 }
 
 // pure reports whether evaluating e has no side effects: no calls (but
 // conversions), receives or function literals.
 func (fz *fuzzBody) pure(e ast.Expr) bool {
+	return fz.r.callsOnly(e, func(*ast.CallExpr) bool { return false })
+}
+
+// callsOnly reports whether evaluating e receives nothing, makes no
+// function literal and calls nothing but conversions and the calls that
+// allow accepts.
+func (r *rewriter) callsOnly(e ast.Expr, allow func(*ast.CallExpr) bool) bool {
 	ok := true
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			ok = false
 		case *ast.CallExpr:
-			if tv, isType := fz.r.info.Types[n.Fun]; !isType || !tv.IsType() {
+			if tv, isType := r.info.Types[n.Fun]; (!isType || !tv.IsType()) && !allow(n) {
 				ok = false
 			}
 		case *ast.UnaryExpr:
@@ -783,6 +1035,7 @@ func (fz *fuzzBody) callTerms(call *ast.CallExpr, f *types.Func, dry bool) (*sym
 		}
 		s = p
 	}
+	t.results = true
 	switch s := s.(type) {
 	case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
 		c := &collector{r: r, start: s.Pos(), seen: make(map[string]int), dry: true}
@@ -801,13 +1054,20 @@ func (fz *fuzzBody) callTerms(call *ast.CallExpr, f *types.Func, dry bool) (*sym
 	syms := make([]string, len(call.Args))
 	for i, a := range call.Args {
 		syms[i] = "_"
-		if intOrBool(params.At(i).Type()) == nil {
+		str := isStringLike(params.At(i).Type())
+		if intOrBool(params.At(i).Type()) == nil && !str {
 			continue
 		}
-		symbolic, nvals, nptrs, nuses := t.symbolic, len(t.vals), len(t.ptrs), len(t.uses)
-		sym, ok := t.term(a, false)
+		symbolic, nvals, nptrs, nuses, ncalls, read := t.symbolic, len(t.vals), len(t.ptrs), len(t.uses), len(t.calls), t.read
+		var sym string
+		var ok bool
+		if str {
+			sym, ok = t.strLeaf(a)
+		} else {
+			sym, ok = t.term(a, false)
+		}
 		if !ok { // forget what the failed term added
-			t.symbolic, t.vals, t.ptrs, t.uses = symbolic, t.vals[:nvals], t.ptrs[:nptrs], t.uses[:nuses]
+			t.symbolic, t.vals, t.ptrs, t.uses, t.calls, t.read = symbolic, t.vals[:nvals], t.ptrs[:nptrs], t.uses[:nuses], t.calls[:ncalls], read
 			for k, j := range t.slots {
 				if isVal := k[0] == 'v' || k[0] == 'l'; isVal && j >= nvals || !isVal && j >= nptrs {
 					delete(t.slots, k)
@@ -823,18 +1083,20 @@ func (fz *fuzzBody) callTerms(call *ast.CallExpr, f *types.Func, dry bool) (*sym
 	return t, strings.Join(syms, " "), true
 }
 
-// symCall wraps the first argument of call in rt.SymCall.
+// symCall wraps the last argument of call in rt.SymCall.
 func (fz *fuzzBody) symCall(call *ast.CallExpr, f *types.Func) {
 	r := fz.r
 	t, syms, ok := fz.callTerms(call, f, false)
 	if !ok {
 		return
 	}
-	typ, err := r.typeExpr(f.Type().(*types.Signature).Params().At(0).Type(), call.Pos())
+	params := f.Type().(*types.Signature).Params()
+	typ, err := r.typeExpr(params.At(params.Len()-1).Type(), call.Pos())
 	if err != nil {
 		return
 	}
-	a := call.Args[0]
+	a := call.Args[len(call.Args)-1]
 	r.edits.wrap(r.off(a.Pos()), r.off(a.End()),
 		r.rt("SymCall")+"["+typ+"](", ", "+quote(f.FullName())+", "+quote(syms)+t.leafList()+")")
+	t.wrapCalls()
 }

@@ -260,6 +260,9 @@ func (e *prefixEncoder) term(t *wire.MPCTerm) value {
 		return is(c.Or(bools()...))
 	case "!":
 		return is(c.Not(bools()[0]))
+	case wire.TermIte:
+		cond := e.boolean(e.term(&t.Args[0]))
+		return in(c.Ite(cond, e.integer(e.term(&t.Args[1])), e.integer(e.term(&t.Args[2]))))
 	}
 	panic("mcr: term of unknown operation " + strconv.Quote(t.Op)) // analyzeMPC rejects it
 }

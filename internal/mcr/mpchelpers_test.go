@@ -335,6 +335,11 @@ func (x *evaluator) eval(t *wire.MPCTerm) (*big.Int, error) {
 		return b(!slices.Contains(truth, false)), nil
 	case "||":
 		return b(slices.Contains(truth, true)), nil
+	case wire.TermIte:
+		if truth[0] {
+			return args[1], nil
+		}
+		return args[2], nil
 	case "neg":
 		return new(big.Int).Neg(args[0]), nil
 	case "!":

@@ -70,13 +70,15 @@ func genMPC(seed uint64) *wire.MPCQuery {
 			in := ins[rng.IntN(len(ins))]
 			c := cnst(rng.Int64N(4))
 			var cond wire.MPCTerm
-			switch rng.IntN(4) {
+			switch rng.IntN(5) {
 			case 0:
 				cond = op("==", rdv(e), c)
 			case 1:
 				cond = op(">", op("+", rdv(e), in), c)
 			case 2:
 				cond = op("==", in, c)
+			case 3:
+				cond = op("==", op(wire.TermIte, op(">", in, cnst(1)), rdv(e), in), c)
 			default:
 				cond = op("!=", rdv(e), c)
 			}

@@ -134,7 +134,7 @@ var arity = map[string][2]int{
 	wire.TermConst: {0, 0}, wire.TermInput: {0, 0}, wire.TermRead: {0, 0},
 	"+": {2, -1}, "-": {2, -1}, "*": {2, -1}, "neg": {1, 1},
 	"==": {2, 2}, "!=": {2, 2}, "<": {2, 2}, "<=": {2, 2}, ">": {2, 2}, ">=": {2, 2},
-	"&&": {2, -1}, "||": {2, -1}, "!": {1, 1},
+	"&&": {2, -1}, "||": {2, -1}, "!": {1, 1}, wire.TermIte: {3, 3},
 }
 
 // checkTerm validates a term: known operations with the right number of

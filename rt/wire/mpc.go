@@ -47,8 +47,10 @@ type MPCQuery struct {
 	// Trace is the run's trace, as for MCRQuery; its read and write
 	// values are the concrete ones of the run.
 	Trace MCRTrace `json:"trace"`
-	// Inputs are the symbolic inputs of the run: the integer and boolean
-	// arguments of the fuzz body, in order.
+	// Inputs are the symbolic inputs of the run: one per argument of the
+	// fuzz body, in order (an integer or a boolean; the length of a string
+	// or []byte; fixed for other types), then the bytes of string inputs
+	// that terms read.
 	Inputs []MPCInput `json:"inputs,omitempty"`
 	// Writes are the writes whose value depends on inputs or reads.
 	Writes []MPCWrite `json:"writes,omitempty"`
@@ -76,6 +78,9 @@ const (
 	TermConst = "c" // the integer V
 	TermInput = "i" // input number V
 	TermRead  = "r" // the value Read read
+	// TermIte is Args[1] when the boolean Args[0] holds, else Args[2]
+	// (the byte of a string input at a symbolic index).
+	TermIte = "ite"
 	// Arithmetic over integers: "+", "-", "*" (two or more arguments),
 	// "neg" (one). Comparisons of two integers, a boolean each: "==",
 	// "!=", "<", "<=", ">", ">=". Booleans: "&&", "||" (two or more),

@@ -152,3 +152,65 @@ func untracked(a *acct, s *stats, n, k int) int {
 	}
 	return q + s.total/s.per
 }
+
+// Results of calls.
+
+type account struct {
+	mu  sync.Mutex
+	bal int
+}
+
+// Balance reports its read under the lock: SymRet with "m0:i64".
+func (a *account) Balance() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bal
+}
+
+// withdraw uses Balance's result in a condition.
+func (a *account) withdraw(n int) bool {
+	if a.Balance() < n {
+		return false
+	}
+	b := a.Balance() - n // a local from a result
+	if b == 0 {
+	}
+	return double(a.Balance()) > n // a result as an argument
+}
+
+// deferred's named result may change after its return: nothing reported.
+func deferred(n int) (r int) {
+	defer func() { r++ }()
+	return n
+}
+
+// fact recurses: its entry checks for it (SymEnter).
+func fact(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	return n * fact(n-1)
+}
+
+// Strings: a parameter passed a string input stands for its length.
+func parse(cmd string) bool {
+	return len(cmd) > 1 && cmd[0] == '!'
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("ab", 1)
+	f.Fuzz(func(t *testing.T, cmd string, n int) {
+		if n > 0 && parse(cmd) { // a result in a right operand: untracked
+		}
+		if parse(cmd) {
+		}
+		if deferred(n) > 2 { // no term: a concrete result
+		}
+		if fact(n) > 6 {
+		}
+		go func() {
+			if len(cmd) == n {
+			}
+		}()
+	})
+}

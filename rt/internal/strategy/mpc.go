@@ -63,6 +63,13 @@ type MPC struct {
 	locals   map[int32]map[uint32]wire.MPCTerm
 	at       map[uintptr]wire.MPCTerm
 	calls    map[int32]mpcCall
+	marks    map[int32][]mpcMark           // goroutine -> its marked calls, innermost last
+	lastMark int64                         // the last mark given
+	records  map[int64]mpcValue            // mark -> the term its callee returned
+	results  map[int32]map[uint32]mpcValue // goroutine -> call site -> its result
+	reenter  map[int32]bool                // goroutines that entered a function again while it ran
+
+	strs map[int]*mpcString // fuzz argument -> its string or []byte input
 
 	queue []mpcItem
 	tried map[string]bool // prefixes queued
@@ -172,13 +179,20 @@ func (p *MPC) Begin() bool {
 		p.inQueue -= len(it.plan.Steps) + len(it.plan.Tail)
 	}
 	p.reset(it.plan)
-	p.input, p.pre = it.input, it.pre
+	p.input, p.pre = append([]int64(nil), it.input...), it.pre
 	p.branches, p.writes = p.branches[:0], p.writes[:0]
 	p.lastRead = map[int32]map[int32]accRef{}
 	p.lastW = map[int32]map[int32]accRef{}
 	p.locals = map[int32]map[uint32]wire.MPCTerm{}
 	p.at = map[uintptr]wire.MPCTerm{}
 	p.calls = map[int32]mpcCall{}
+	p.marks = map[int32][]mpcMark{}
+	p.records = map[int64]mpcValue{}
+	p.results = map[int32]map[uint32]mpcValue{}
+	p.reenter = map[int32]bool{}
+	for i := len(p.input); i < len(p.inputs); i++ { // byte inputs made after the item was queued
+		p.input = append(p.input, p.inputs[i].Value)
+	}
 	return true
 }
 
@@ -248,8 +262,12 @@ func (p *MPC) SymWrite(g, loc int32, off, size uint8, v wire.MPCTerm) {
 }
 
 // Local returns the symbolic value goroutine g last gave local variable
-// id, if it was symbolic.
+// id, if it was symbolic (and g never entered a function again while it
+// ran, see Reentered).
 func (p *MPC) Local(g int32, id uint32) (wire.MPCTerm, bool) {
+	if p.reenter[g] {
+		return wire.MPCTerm{}, false
+	}
 	t, ok := p.locals[g][id]
 	return t, ok
 }
@@ -257,7 +275,7 @@ func (p *MPC) Local(g int32, id uint32) (wire.MPCTerm, bool) {
 // SetLocal records the value goroutine g gave local variable id: t, or a
 // concrete one when ok is false.
 func (p *MPC) SetLocal(g int32, id uint32, t wire.MPCTerm, ok bool) {
-	if !ok {
+	if !ok || p.reenter[g] {
 		delete(p.locals[g], id)
 		return
 	}
@@ -284,11 +302,12 @@ func (p *MPC) SetAt(addr uintptr, t wire.MPCTerm, ok bool) {
 }
 
 // Untracked notes a condition or divisor at site that depended on what
-// the instrumentation tracks in a way it cannot express (a call's result,
-// a string): the paths it would tell apart are not explored, and the
-// search does not claim to be complete.
+// the instrumentation tracks in a way it cannot express (a call through
+// an interface or a func value, a shift, a string that is not an input):
+// the paths it would tell apart are not explored, and the search does
+// not claim to be complete.
 func (p *MPC) Untracked(site uint32) {
-	p.incomplete["a condition or divisor depended on a value the instrumentation cannot express (a call's result, a string)"] = true
+	p.incomplete["a condition or divisor depended on a value the instrumentation cannot express"] = true
 }
 
 // Concrete notes that a condition used a value the instrumentation does
@@ -766,4 +785,186 @@ func (p *MPC) Enter(g int32, fn string) (args []wire.MPCTerm, sym []bool, ok boo
 		return nil, nil, false
 	}
 	return c.args, c.sym, true
+}
+
+// Values returned by calls (rt.SymMark, rt.SymEnter, rt.SymRet,
+// rt.SymResult), so that a path condition (section 4.2) may be over what
+// a callee returned: its term over inputs and reads. A call of a function of the module under test whose
+// result a term uses is marked just before it: the mark goes on top of
+// the goroutine's stack of marks. The callee, when it is entered, claims
+// the mark on top if it is unclaimed and names it (a call of a function
+// that does not report its result claims nothing, and no other call can
+// run between the mark and the callee: the instrumenter marks only calls
+// whose operands call nothing but other marked calls). Its return
+// statement records the term of the value it returns under the claimed
+// mark, and the caller, once the call has returned, takes the record of
+// its own mark and pops its stack down to it. So the term a caller gets
+// is the one of the return statement that ended this very call, or none:
+// a callee that panicked and recovered, that was not instrumented, or
+// whose deferred calls may change its result, leaves no record, and the
+// result is then a concrete value (Concrete).
+
+// mpcMark is a marked call waiting for its callee's return.
+type mpcMark struct {
+	mark    int64
+	fn      string
+	claimed bool
+}
+
+// mpcValue is a term, or a concrete value when ok is false.
+type mpcValue struct {
+	term wire.MPCTerm
+	v    int64
+	ok   bool
+}
+
+// Mark marks goroutine g's call of function fn, about to be made, and
+// returns the mark.
+func (p *MPC) Mark(g int32, fn string) int64 {
+	p.lastMark++
+	p.marks[g] = append(p.marks[g], mpcMark{mark: p.lastMark, fn: fn})
+	return p.lastMark
+}
+
+// Claim is the entry of goroutine g into function fn: it returns the mark
+// of the call it answers, the unclaimed mark on top of g's stack if it
+// names fn, or 0.
+func (p *MPC) Claim(g int32, fn string) int64 {
+	ms := p.marks[g]
+	if n := len(ms); n > 0 && !ms[n-1].claimed && ms[n-1].fn == fn {
+		ms[n-1].claimed = true
+		return ms[n-1].mark
+	}
+	return 0
+}
+
+// Return records the term of the value returned by the call of mark
+// (from Claim): t, or none when ok is false.
+func (p *MPC) Return(mark int64, t wire.MPCTerm, ok bool) {
+	if mark != 0 {
+		p.records[mark] = mpcValue{term: t, ok: ok}
+	}
+}
+
+// Result is the return of goroutine g's call of mark, at call site site,
+// with value v: the call's term, if its callee recorded one, becomes the
+// value of the site's result leaf until a term takes it (TakeResult).
+func (p *MPC) Result(g int32, mark int64, site uint32, v int64) {
+	ms := p.marks[g]
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].mark == mark {
+			p.marks[g] = ms[:i]
+			break
+		}
+	}
+	r, ok := p.records[mark]
+	delete(p.records, mark)
+	r.v, r.ok = v, ok && r.ok
+	if p.results[g] == nil {
+		p.results[g] = map[uint32]mpcValue{}
+	}
+	p.results[g][site] = r
+}
+
+// TakeResult returns and forgets the result of goroutine g's call at
+// site: its term, or its concrete value when ok is false; found is false
+// when there is none (a call not made since its last result was taken).
+func (p *MPC) TakeResult(g int32, site uint32) (t wire.MPCTerm, v int64, ok, found bool) {
+	r, found := p.results[g][site]
+	if !found {
+		return wire.MPCTerm{}, 0, false, false
+	}
+	delete(p.results[g], site)
+	if p.reenter[g] {
+		return wire.MPCTerm{}, r.v, false, true
+	}
+	return r.term, r.v, r.ok, true
+}
+
+// Reentered notes that goroutine g entered a function that was running
+// already on its stack (recursion, directly or through other calls): the
+// symbolic values of local variables and call results are kept per
+// goroutine and variable, so the inner call's overwrite the outer's. From
+// then on g's are taken as they are (concretely), and the search does
+// not claim every path.
+func (p *MPC) Reentered(g int32) {
+	if !p.reenter[g] {
+		p.reenter[g] = true
+		p.incomplete["a goroutine entered a function that was running already (recursion): its local values are taken as they are"] = true
+	}
+}
+
+// String and []byte inputs (the program inputs of a path condition,
+// section 4.2, for strings): the fuzz argument's input is its length, and
+// each byte it is read at is an input of its own, made the first time a
+// term reads it (ByteInput), whose value in the run is the seed's byte,
+// or 0 past the seed's end, until the solver gives it another.
+
+// mpcString is a string or []byte argument.
+type mpcString struct {
+	seed  []byte
+	max   int
+	bytes map[int]int // index -> input number
+}
+
+// StringInput makes fuzz argument k, whose input (its length, in [0,
+// max]) NewMPC was given, a string or []byte of seed bytes seed.
+func (p *MPC) StringInput(k int, seed []byte, max int) {
+	if p.strs == nil {
+		p.strs = map[int]*mpcString{}
+	}
+	p.strs[k] = &mpcString{seed: seed, max: max, bytes: map[int]int{}}
+}
+
+// MaxLen returns the most bytes string input k may have, or -1 when input
+// k is not a string or []byte.
+func (p *MPC) MaxLen(k int) int {
+	s := p.strs[k]
+	if s == nil {
+		return -1
+	}
+	return s.max
+}
+
+// ByteInput returns the input number of byte j of string input k, making
+// it the first time.
+func (p *MPC) ByteInput(k, j int) (int, bool) {
+	s := p.strs[k]
+	if s == nil || j < 0 || j >= s.max {
+		return 0, false
+	}
+	if n, ok := s.bytes[j]; ok {
+		return n, true
+	}
+	v := int64(0)
+	if j < len(s.seed) {
+		v = int64(s.seed[j])
+	}
+	n := len(p.inputs)
+	p.inputs = append(p.inputs, wire.MPCInput{Min: 0, Max: 255, Value: v})
+	for len(p.input) < n {
+		p.input = append(p.input, p.inputs[len(p.input)].Value)
+	}
+	p.input = append(p.input, v) // the byte the run has: no input gave it another
+	s.bytes[j] = n
+	return n, true
+}
+
+// Bytes returns the value of string input k in the current run: as long
+// as its length input says, each byte its byte input's value, or the
+// seed's byte, or 0 past the seed's end.
+func (p *MPC) Bytes(k int) []byte {
+	s := p.strs[k]
+	if s == nil || k >= len(p.input) {
+		return nil
+	}
+	n := int(min(max(p.input[k], 0), int64(s.max)))
+	b := make([]byte, n)
+	copy(b, s.seed)
+	for j, in := range s.bytes {
+		if j < n && in < len(p.input) {
+			b[j] = byte(p.input[in])
+		}
+	}
+	return b
 }
