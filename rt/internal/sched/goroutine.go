@@ -155,7 +155,7 @@ func (it *Iteration) run(g *G, f func()) {
 	g.gp = getg()
 	setLabel(&g.lab)
 	if g.co == nil {
-		<-g.wake // until chosen for the first time
+		g.parkStart()
 	}
 	if g.abort {
 		it.unwound(g)

@@ -263,8 +263,7 @@ func (it *Iteration) handoff(g *G) {
 		if g.state == gDone {
 			return // the end of its coroutine lands in its hub
 		}
-		g.co.yield(struct{}{})
-		g.unwindIfAborted()
+		g.park()
 		return
 	}
 	done := g == nil || g.state == gDone // read before next runs: it may wake g
@@ -315,6 +314,13 @@ func (g *G) park() {
 	g.toChan()
 	g.parkChan()
 }
+
+// parkStart waits on g's channel until g is chosen for the first time.
+//
+// Every wait of a controlled goroutine for the schedule is in a method
+// whose name begins with park: a stack dump tells a parked goroutine from
+// one blocked in uncontrolled code by that frame (holderAway, stuck).
+func (g *G) parkStart() { <-g.wake }
 
 // parkChan waits on g's channel until g is chosen again.
 func (g *G) parkChan() {

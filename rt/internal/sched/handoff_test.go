@@ -156,6 +156,9 @@ func waitGoroutines(t *testing.T, n int) {
 // yielding (the runtime would throw), and one it spawns meanwhile is not
 // a coroutine; the schedules explored are those of the channel handoff.
 func TestLockedThreadParksOnChannel(t *testing.T) {
+	if coroutinesOff.Load() {
+		t.Skip("coroutines are off in this process (INTERLEAVE_HANDOFF=channel)")
+	}
 	var childCo, lockerCo []bool
 	body := func() {
 		g := Current()
