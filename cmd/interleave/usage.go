@@ -234,6 +234,10 @@ Environment:
 	INTERLEAVE_CACHE   the cache directory (default: user cache dir/interleave)
 	INTERLEAVE_TIMING  1 prints the time of each step (setup, list,
 	                   instrument, go test)
+	INTERLEAVE_HANDOFF channel hands the schedule between goroutines
+	                   through channels instead of coroutines (slower;
+	                   what a program that calls runtime.LockOSThread
+	                   gets anyway)
 `
 
 const replayUsage = `usage: interleave replay [flags] FILE
