@@ -662,3 +662,166 @@ func BenchmarkResultOff(b *testing.B) {
 		}
 	}
 }
+
+// mpcSearch is what a search of a program did, to compare two searches.
+type mpcSearch struct {
+	runs                                           int
+	paths, queries, prefixes, sat, unsat, extended int
+	outcomes                                       string
+	complete, finding                              bool
+}
+
+// exploreMPC explores a program of inputs ins (setup declares its string
+// inputs, body runs it once under the search given) under strategy mpc.
+// With batch 0 the search makes its runs itself, one after the other;
+// with batch k it hands out the next k items of its queue at a time
+// (Take), each made by a search of its own that serves it as a worker
+// process does (Serve, Record), and takes the runs in, in the order of
+// the queue (Absorb).
+func exploreMPC(t *testing.T, ins []wire.MPCInput, setup func(*strategy.MPC), body func(*strategy.MPC) string, limit, batch int) mpcSearch {
+	t.Helper()
+	m := strategy.NewMPC(localSolver{}, ins, 0)
+	setup(m)
+	outcomes := map[string]bool{}
+	one := func(s *strategy.MPC, n int) *sched.Result {
+		mpcRun.Store(s)
+		defer mpcRun.Store(nil)
+		return sched.Explore(sched.Config{Strategy: s, Schedules: n, Leaks: true, StuckAfter: 10 * time.Second, Stall: 100 * time.Millisecond}, func() {
+			outcomes[body(s)] = true
+		})
+	}
+	var r mpcSearch
+	if batch == 0 {
+		res := one(m, limit)
+		r.runs, r.finding = res.Iterations, res.Finding != nil
+	} else {
+		res := one(m, 1) // the seed's run
+		r.runs, r.finding = 1, res.Finding != nil
+		for r.runs < limit && !r.finding {
+			reqs := m.Take(min(batch, limit-r.runs), r.runs+1)
+			if len(reqs) == 0 {
+				break
+			}
+			for _, req := range reqs {
+				w := strategy.NewMPC(nil, ins, 0)
+				setup(w)
+				if err := w.Serve(req); err != nil {
+					t.Fatal(err)
+				}
+				res := one(w, 2) // a worker's search makes the one run
+				if res.Iterations != 1 {
+					t.Fatalf("a worker's search made %d runs", res.Iterations)
+				}
+				r.runs++
+				if res.Finding != nil {
+					r.finding = true
+					break
+				}
+				m.Absorb(w.Served)
+			}
+		}
+	}
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var os []string
+	for o := range outcomes {
+		os = append(os, o)
+	}
+	sort.Strings(os)
+	r.paths, r.queries, r.prefixes, r.sat, r.unsat, r.extended = m.Paths, m.Queries, m.Prefixes, m.Sat, m.Unsat, m.Extended
+	r.outcomes, r.complete = strings.Join(os, " "), m.Complete()
+	return r
+}
+
+// mpcSpawning starts goroutines on some inputs only, so that runs made
+// apart number their threads apart: with i > 5 the test goroutine
+// starts a writer of its own, with j > 5 the first goroutine starts one;
+// the first goroutine fails when it reads 7, which either writer writes
+// when i + j == 20.
+func mpcSpawning() mpcProgram {
+	return mpcProgram{"spawning", []int64{0, 0}, func(in []int64) string {
+		i, j := int(in[0]), int(in[1])
+		x := 0
+		out := "ok"
+		writer := func() {
+			if Branch(i+j == 20, ms(83), "(== (+ i0 i1) 20)", nil) {
+				Write(&x, ms(84))
+				x = 7
+			}
+		}
+		var done []chan struct{}
+		done = append(done, spawnAll(1, func(int) {
+			if Branch(j > 5, ms(86), "(> i1 5)", nil) {
+				joinAll(spawnAll(1, func(int) { writer() }))
+			}
+			Read(&x, ms(81))
+			if Branch(x == 7, ms(82), "(== m0:i64 7)", nil, &x) {
+				out = "error"
+			}
+		})...)
+		if Branch(i > 5, ms(80), "(> i0 5)", nil) {
+			done = append(done, spawnAll(1, func(int) { writer() })...)
+		}
+		joinAll(done)
+		return out
+	}}
+}
+
+// TestMPCBatchesAgree: a search whose runs are made apart, k at a time
+// by searches that serve them as worker processes do, and taken in in
+// the order of the queue, is the search that makes them one after the
+// other: the same runs, paths, queries, answers and outcomes, whatever
+// k. The programs renumber threads (a goroutine spawned on some paths
+// only) and inputs (bytes of a string input read on some paths only).
+func TestMPCBatchesAgree(t *testing.T) {
+	ints := func(p mpcProgram) ([]wire.MPCInput, func(*strategy.MPC), func(*strategy.MPC) string) {
+		ins := make([]wire.MPCInput, len(p.seed))
+		for i, v := range p.seed {
+			ins[i] = wire.MPCInput{Min: -1 << 31, Max: 1<<31 - 1, Value: v}
+		}
+		return ins, func(*strategy.MPC) {}, func(m *strategy.MPC) string { return p.body(append([]int64(nil), m.Input()...)) }
+	}
+	type prog struct {
+		name  string
+		ins   []wire.MPCInput
+		setup func(*strategy.MPC)
+		body  func(*strategy.MPC) string
+	}
+	var progs []prog
+	for _, p := range []mpcProgram{mpcFigure1(), mpcFigure6(), mpcOverdraft(false), mpcOverdraft(true), mpcSpawning()} {
+		ins, setup, body := ints(p)
+		progs = append(progs, prog{p.name, ins, setup, body})
+	}
+	progs = append(progs, prog{"string", []wire.MPCInput{{Min: 0, Max: 8, Value: 2}},
+		func(m *strategy.MPC) { m.StringInput(0, []byte("ab"), 8) },
+		func(m *strategy.MPC) string {
+			s := string(m.Bytes(0))
+			if Branch(len(s) > 3, ms(90), "(> i0 3)", nil) {
+				if Branch(s[3] == 'q', ms(91), "(== (@ i0 3 v0) 113)", []int64{At(s, 3)}) {
+					return "q at 3"
+				}
+				if Branch(s[0] == 'x' && s[2] == 'y', ms(92), "(&& (== (@ i0 0 v0) 120) (== (@ i0 2 v1) 121))", []int64{At(s, 0), At(s, 2)}) {
+					return "xy"
+				}
+			} else if Branch(len(s) == 1, ms(93), "(== i0 1)", nil) {
+				if Branch(s[0] == 'z', ms(94), "(== (@ i0 0 v0) 122)", []int64{At(s, 0)}) {
+					return "z"
+				}
+			}
+			return "other"
+		}})
+	for _, p := range progs {
+		seq := exploreMPC(t, p.ins, p.setup, p.body, 200, 0)
+		if seq.runs < 2 {
+			t.Fatalf("%s: %d runs: the program does not test the batches", p.name, seq.runs)
+		}
+		for _, k := range []int{1, 2, 3, 7} {
+			b := exploreMPC(t, p.ins, p.setup, p.body, 200, k)
+			if b != seq {
+				t.Errorf("%s: batches of %d made\n\t%+v\none run at a time\n\t%+v", p.name, k, b, seq)
+			}
+		}
+		t.Logf("%s: %+v", p.name, seq)
+	}
+}

@@ -168,3 +168,75 @@ type MPCAnswer struct {
 	Results []MPCResult `json:"results,omitempty"`
 	Error   string      `json:"error,omitempty"`
 }
+
+// Runs of strategy mpc made in other processes (-workers; section 4.4
+// of the paper: a run depends only on its prefix and input, and what the
+// search learns from it only on its trace). The test binary that runs the
+// search sends a worker an MPCRequest, and the worker answers with the
+// MPCRun it made; the search takes the runs in, in the order of its
+// queue, as if it had made them itself.
+
+// MCRStep is a step of a plan: an event named across runs by its thread
+// and its position in the thread, and the case of the select after it
+// (1<<30: none).
+type MCRStep struct {
+	T    int32 `json:"t"`
+	N    int32 `json:"n"`
+	Case int   `json:"c"`
+}
+
+// MPCOutcome is a branch as a path names it: its site and outcome.
+type MPCOutcome struct {
+	Site  uint32 `json:"s"`
+	Taken bool   `json:"k,omitempty"`
+}
+
+// MPCByte names byte J of string input K (the fuzz argument's number)
+// and the input N that stands for it.
+type MPCByte struct {
+	K int `json:"k"`
+	J int `json:"j"`
+	N int `json:"n"`
+}
+
+// MPCItem is a run to make: the plan it follows (the solver's prefix,
+// then the rest of the trace it came from), its input, and the path
+// prefix it takes, per thread.
+type MPCItem struct {
+	Steps []MCRStep      `json:"steps,omitempty"`
+	Tail  []MCRStep      `json:"tail,omitempty"`
+	Input []int64        `json:"input"`
+	Pre   [][]MPCOutcome `json:"pre,omitempty"`
+}
+
+// MPCRequest asks a worker to make the run of Item, the search's run
+// number Run, with what the search numbered so far: its threads (by the
+// path of go statements that started each), its inputs, and the bytes of
+// string inputs that stand for inputs.
+type MPCRequest struct {
+	Run    int        `json:"run"`
+	Keys   []string   `json:"keys"`
+	Inputs []MPCInput `json:"inputs"`
+	Bytes  []MPCByte  `json:"bytes,omitempty"`
+	Item   MPCItem    `json:"item"`
+}
+
+// MPCRun is a run as the search takes it in. Its numbers are the
+// worker's: the threads of Keys (the request's first, then those the run
+// started), the inputs of Input (the request's first, then the bytes of
+// Bytes the run read first); the search renumbers them as its own.
+type MPCRun struct {
+	Keys     []string       `json:"keys"`
+	Path     [][]MPCOutcome `json:"path"`
+	From     []int          `json:"from"`
+	Branches []MPCBranch    `json:"branches,omitempty"`
+	Trace    MCRTrace       `json:"trace"`
+	Writes   []MPCWrite     `json:"writes,omitempty"`
+	Steps    []MCRStep      `json:"steps"`
+	Input    []int64        `json:"input"`
+	Bytes    []MPCByte      `json:"bytes,omitempty"`
+	// Incomplete lists why the search cannot be complete, as the run
+	// shows; Diverged says that it departed from its prefix.
+	Incomplete []string `json:"incomplete,omitempty"`
+	Diverged   bool     `json:"diverged,omitempty"`
+}

@@ -75,6 +75,12 @@ type MPC struct {
 	tried map[string]bool // prefixes queued
 	paths map[string]bool // paths run
 
+	// A worker's search (Serve): the run it makes, and the record of
+	// that run once made, unless it ended with a finding.
+	serving bool
+	served  *mpcItem
+	Served  *wire.MPCRun
+
 	// Statistics: distinct paths, prefixes checked, prefixes queued by
 	// extending the threads of an unsatisfiable core.
 	Paths, Prefixes, Extended int
@@ -162,13 +168,18 @@ func (p *MPC) Begin() bool {
 		return false
 	}
 	var it mpcItem
-	if !p.started {
+	switch {
+	case p.served != nil:
+		it, p.served = *p.served, nil
+	case !p.started:
 		p.started = true
 		it.input = make([]int64, len(p.inputs))
 		for i, in := range p.inputs {
 			it.input[i] = in.Value
 		}
-	} else {
+	case p.serving:
+		return false // a worker's search makes the run it serves only
+	default:
 		if len(p.queue) == 0 {
 			p.exhausted = true
 			return false
@@ -323,12 +334,21 @@ func (p *MPC) End(o Outcome) {
 	if o.Finding || p.failed != nil {
 		return
 	}
+	if p.serving {
+		p.Served = p.Record()
+		return
+	}
+	p.absorb(p.Record(), false)
+}
+
+// Record returns the run that just ended as the search takes it in
+// (Absorb): its trace, its path and where each thread's new suffix begins
+// against the prefix it was to take. It depends on the run alone, so that
+// runs made in other processes are taken in as if made here (section
+// 4.4).
+func (p *MPC) Record() *wire.MPCRun {
 	p.makeTrace()
 	path, branches := p.path()
-	if key := path.key(); !p.paths[key] {
-		p.paths[key] = true
-		p.Paths++
-	}
 	// Where each thread's new suffix begins: after the prefix the run
 	// was to take, or where it left it.
 	from := make([]int, len(path))
@@ -341,11 +361,70 @@ func (p *MPC) End(o Outcome) {
 			from[t] = n
 		}
 	}
+	r := &wire.MPCRun{
+		Keys: append([]string(nil), p.keys...), Path: path.wire(), From: from, Branches: branches,
+		Trace: p.tr, Steps: wireSteps(p.steps), Input: append([]int64(nil), p.input...),
+		Incomplete: p.Incomplete(), Diverged: p.diverged,
+	}
+	for _, w := range p.writes {
+		e, a, ok := p.traceRef(w.ref)
+		if !ok {
+			continue
+		}
+		v, ok := p.traceTerm(w.value)
+		if !ok {
+			continue
+		}
+		r.Writes = append(r.Writes, wire.MPCWrite{Event: e, Acc: a, Off: w.off, Size: w.size, Value: v})
+	}
+	r.Bytes = p.byteInputs()
+	return r
+}
+
+// Absorb takes in run r, made in another process for a request of this
+// search (Request): it numbers r's new threads and inputs as the search's
+// own, then splits, solves and queues as End does. Runs are to be taken
+// in in the order of the queue they came from.
+func (p *MPC) Absorb(r *wire.MPCRun) {
+	if p.failed != nil {
+		return
+	}
+	p.Executions++
+	if r.Diverged {
+		p.Diverged++
+	}
+	for _, why := range r.Incomplete {
+		p.incomplete[why] = true
+	}
+	p.absorb(r, true)
+}
+
+// absorb splits run r's path against its prefix, solves the new
+// prefixes and queues those the trace satisfies; remote says r was made
+// in another process and is numbered as its worker numbered it.
+func (p *MPC) absorb(r *wire.MPCRun, remote bool) {
+	if remote {
+		p.renumber(r)
+	}
+	p.tr, p.steps = r.Trace, planSteps(r.Steps)
+	p.input = r.Input
+	path, branches, from := pathOf(r.Path), r.Branches, r.From
+	if key := path.key(); !p.paths[key] {
+		p.paths[key] = true
+		p.Paths++
+	}
 	prefixes, paths := p.split(from, path, branches)
 	if len(prefixes) == 0 {
 		return
 	}
-	q := p.query(branches)
+	q := &wire.MPCQuery{MPC: true, Trace: p.tr, Branches: branches, Writes: r.Writes}
+	q.Inputs = make([]wire.MPCInput, len(p.inputs))
+	for i, in := range p.inputs {
+		if i < len(p.input) {
+			in.Value = p.input[i]
+		}
+		q.Inputs[i] = in
+	}
 	q.Prefixes = prefixes
 	res := p.solve(q)
 	if res == nil {
@@ -441,28 +520,6 @@ func (p *MPC) path() (mpcPath, []wire.MPCBranch) {
 		bs = append(bs, wire.MPCBranch{T: t, After: after, Cond: cond, Taken: b.taken})
 	}
 	return path, bs
-}
-
-// query is the MPC query of the run's trace, without prefixes.
-func (p *MPC) query(bs []wire.MPCBranch) *wire.MPCQuery {
-	q := &wire.MPCQuery{MPC: true, Trace: p.tr, Branches: bs}
-	q.Inputs = make([]wire.MPCInput, len(p.inputs))
-	for i, in := range p.inputs {
-		in.Value = p.input[i]
-		q.Inputs[i] = in
-	}
-	for _, w := range p.writes {
-		e, a, ok := p.traceRef(w.ref)
-		if !ok {
-			continue
-		}
-		v, ok := p.traceTerm(w.value)
-		if !ok {
-			continue
-		}
-		q.Writes = append(q.Writes, wire.MPCWrite{Event: e, Acc: a, Off: w.off, Size: w.size, Value: v})
-	}
-	return q
 }
 
 // traceRef turns a raw access reference into the trace's event and
@@ -929,24 +986,13 @@ func (p *MPC) MaxLen(k int) int {
 // ByteInput returns the input number of byte j of string input k, making
 // it the first time.
 func (p *MPC) ByteInput(k, j int) (int, bool) {
-	s := p.strs[k]
-	if s == nil || j < 0 || j >= s.max {
+	n, ok := p.byteInput(k, j)
+	if !ok {
 		return 0, false
 	}
-	if n, ok := s.bytes[j]; ok {
-		return n, true
-	}
-	v := int64(0)
-	if j < len(s.seed) {
-		v = int64(s.seed[j])
-	}
-	n := len(p.inputs)
-	p.inputs = append(p.inputs, wire.MPCInput{Min: 0, Max: 255, Value: v})
-	for len(p.input) < n {
+	for len(p.input) <= n { // the byte the run has: no input gave it another
 		p.input = append(p.input, p.inputs[len(p.input)].Value)
 	}
-	p.input = append(p.input, v) // the byte the run has: no input gave it another
-	s.bytes[j] = n
 	return n, true
 }
 
