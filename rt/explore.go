@@ -97,6 +97,13 @@ type Options struct {
 	MPC string
 
 	fuzz *fuzzArgs // the arguments of a fuzz body, mpc's inputs
+	// mpcWorker is the configuration of the processes that make mpc's
+	// runs with this one (nil: none, the runs are made here); mpcServe is
+	// the run a worker makes, and mpcServed where its record goes
+	// (mpcworkers.go).
+	mpcWorker *wire.Config
+	mpcServe  *wire.MPCRequest
+	mpcServed **wire.MPCRun
 }
 
 // Report is the outcome of an exploration.
@@ -213,6 +220,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	var mcr *strategy.MCR
 	var mpc *strategy.MPC
+	var workers *mpcWorkers // mpc's
 	switch opts.Strategy {
 	case "active":
 		act = active.New(active.Config{Seed: opts.Seed, Schedules: opts.Schedules})
@@ -237,6 +245,18 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		defer stop()
 		if opts.Budget > 0 {
 			mpc.Deadline = time.Now().Add(opts.Budget)
+		}
+		switch {
+		case opts.mpcServe != nil:
+			if err := mpc.Serve(opts.mpcServe); err != nil {
+				return nil, fmt.Errorf("interleave: %w", err)
+			}
+			first = opts.mpcServe.Run
+			defer func() { *opts.mpcServed = mpc.Served }()
+		case opts.mpcWorker != nil && opts.Workers > 1:
+			workers = newMPCWorkers(name, *opts.mpcWorker, opts.Workers-1)
+			defer workers.close()
+			mpc.Workers, mpc.Limit = workers, opts.Schedules
 		}
 		mpcRun.Store(mpc)
 		defer mpcRun.Store(nil)
@@ -333,6 +353,15 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		rep.MCR = mpc.Stats()
 		if err := mpc.Err(); err != nil && res.Finding == nil {
 			return nil, fmt.Errorf("interleave: %w", err)
+		}
+		if workers != nil {
+			// Runs are numbered as the search made them, here or in a
+			// worker.
+			rep.Schedules = mpc.Executions
+			if mpc.Found > 0 {
+				return workers.report(rep, mpc.Found), nil
+			}
+			res.Last = mpc.Current()
 		}
 		if res.Finding != nil {
 			// The input of the run that found it (set again: the body

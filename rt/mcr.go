@@ -92,22 +92,37 @@ func (s *solverProcess) ask(q, a any) error {
 	if _, err := s.in.Write(append(b, '\n')); err != nil {
 		return s.failure(err)
 	}
+	if err := readJSONLine(s.out, maxAnswer, a); err != nil {
+		if errors.Is(err, errLongLine) {
+			return fmt.Errorf("the solver's answer: %w", err)
+		}
+		return s.failure(err)
+	}
+	return nil
+}
+
+// errLongLine is the error of a line longer than its bound.
+var errLongLine = errors.New("the line is longer than its bound")
+
+// readJSONLine reads a line of at most max bytes from r and decodes it,
+// JSON, into v.
+func readJSONLine(r *bufio.Reader, max int, v any) error {
 	var line []byte
 	for {
-		part, err := s.out.ReadSlice('\n')
+		part, err := r.ReadSlice('\n')
 		line = append(line, part...)
 		if err == nil {
 			break
 		}
 		if err != bufio.ErrBufferFull {
-			return s.failure(err)
+			return err
 		}
-		if len(line) > maxAnswer {
-			return fmt.Errorf("the solver's answer is longer than %d bytes", maxAnswer)
+		if len(line) > max {
+			return fmt.Errorf("%w (%d bytes)", errLongLine, max)
 		}
 	}
-	if err := json.Unmarshal(line, a); err != nil {
-		return fmt.Errorf("reading the solver's answer: %w", err)
+	if err := json.Unmarshal(line, v); err != nil {
+		return fmt.Errorf("decoding a line: %w", err)
 	}
 	return nil
 }
@@ -267,7 +282,7 @@ func mcrStrategy(opts Options) (m *strategy.MCR, stop func(), err error) {
 func mpcStrategy(opts Options, fz *fuzzArgs) (m *strategy.MPC, stop func(), err error) {
 	var solver strategy.MPCSolver = opts.mpcSolver
 	stop = func() {}
-	if solver == nil {
+	if solver == nil && opts.mpcServe == nil { // a worker's search solves nothing
 		p, err := newSolverPool(opts.Solver, opts.Workers)
 		if err != nil {
 			return nil, nil, err
@@ -286,6 +301,9 @@ func mpcCoverage(m *strategy.MPC) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "MPC: %d runs, %d paths, %d solver queries for %d path prefixes (%d feasible, %d infeasible, %d unknown; %d runs extend an unsat core's threads) in %v",
 		m.Executions, m.Paths, m.Queries, m.Prefixes, m.Sat, m.Unsat, m.Unknown, m.Extended, m.SolverTime.Round(time.Millisecond))
+	if m.ByWorkers > 0 {
+		fmt.Fprintf(&b, "; %d runs made by worker processes", m.ByWorkers)
+	}
 	if m.Diverged > 0 {
 		fmt.Fprintf(&b, "; %d runs departed from their prefix", m.Diverged)
 	}

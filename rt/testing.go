@@ -102,6 +102,13 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 		opts.Regress = scheduleFor(t, cfg.Regress, "regressing")
 	}
 	defer lowerProcs()()
+	if cfg.MPCWorker {
+		serveMPC(t, opts, body) // a worker started by the process below
+		return
+	}
+	if cfg.Strategy == "mpc" && fz != nil {
+		opts.mpcWorker = &cfg
+	}
 	if cfg.Worker != "" && splits(cfg) {
 		runWorker(t, cfg, opts, body) // a worker started by the process below
 		return
@@ -183,6 +190,9 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 	case wire.OutcomeDiverged:
 		t.Errorf("interleave: replay does not match the code: %s.\nThe program no longer follows the schedule (the code changed, or it depends on something the tool does not control: map iteration order, real I/O); the result of this replay is not a finding.%s", rep.Diverged, regressHint(cfg.Replay))
 	case wire.OutcomeFinding:
+		if rep.Coverage != "" {
+			t.Log("interleave: " + rep.Coverage) // what the search did before it found this
+		}
 		t.Error("\n" + rep.Text)
 	case wire.OutcomeSkip:
 		t.Skip(strings.Join(rep.Logs, "\n"))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -138,5 +139,72 @@ func TestMPCStringEndToEnd(t *testing.T) {
 	code, stdout, stderr = cli(t, "test", "-C", dir, "-strategy", "mpc", "-v", "-run", "FuzzApply", "./mpc-string-command/fixed")
 	if code != 0 || !strings.Contains(stdout, "every path covered (inputs and schedules)") {
 		t.Errorf("fixed: exit %d, want 0 and every path covered\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// byWorkersLine says how many runs of an mpc search worker processes made.
+var byWorkersLine = regexp.MustCompile(`; (\d+) runs made by worker processes`)
+
+// mpcSearchLine is the -v line of an mpc search without its time.
+var mpcSearchLine = regexp.MustCompile(`interleave: MPC: [^\n]*? in [0-9.]+[µm]?s`)
+
+// TestMPCWorkersAgree: mpc's runs made by worker processes (-workers)
+// give the search made by one process: the same runs, paths, queries and
+// answers, the same finding after the same number of runs, the same
+// schedule file (choices and input).
+func TestMPCWorkersAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds kernels and the solver")
+	}
+	dir := kernelsDir(t)
+	type outcome struct {
+		code        int
+		search, hit string
+		byWorkers   string
+		files       map[string]*wire.Schedule
+	}
+	run := func(test, pkg, workers string) outcome {
+		t.Helper()
+		sd := t.TempDir()
+		code, stdout, stderr := cli(t, "test", "-C", dir, "-strategy", "mpc", "-v", "-workers", workers, "-schedule-dir", sd, "-run", test, pkg)
+		if code != 0 && code != 1 {
+			t.Fatalf("%s -workers %s: exit %d\n%s\n%s", pkg, workers, code, stdout, stderr)
+		}
+		o := outcome{code: code, files: scheduleFiles(t, sd)}
+		if m := mpcSearchLine.FindString(stdout); m != "" {
+			o.search = m[:strings.LastIndex(m, " in ")]
+		}
+		if m := byWorkersLine.FindStringSubmatch(stdout); m != nil {
+			o.byWorkers = m[1]
+		}
+		if m := reportLine.FindString(stdout); m != "" {
+			o.hit = strings.TrimSpace(m)
+		}
+		if o.search == "" && o.code == 0 {
+			t.Fatalf("%s -workers %s: no MPC line under -v\n%s", pkg, workers, stdout)
+		}
+		return o
+	}
+	for _, tc := range []struct{ test, pkg string }{
+		{"FuzzWithdraw", "./input-overdraft/buggy"},
+		{"FuzzWithdraw", "./input-overdraft/fixed"},
+		{"FuzzApply", "./mpc-string-command/buggy"},
+		{"FuzzRun", "./mpc-fallback-write/buggy"},
+	} {
+		one := run(tc.test, tc.pkg, "1")
+		for _, w := range []string{"2", "4"} {
+			o := run(tc.test, tc.pkg, w)
+			if o.code != one.code || o.search != one.search || o.hit != one.hit || !reflect.DeepEqual(o.files, one.files) {
+				t.Errorf("%s: -workers %s: exit %d, %q, %q, files %v; -workers 1: exit %d, %q, %q, files %v",
+					tc.pkg, w, o.code, o.search, o.hit, keys(o.files), one.code, one.search, one.hit, keys(one.files))
+			}
+			if o.byWorkers == "" {
+				t.Errorf("%s: -workers %s: no run was made by a worker", tc.pkg, w)
+			}
+		}
+		if one.byWorkers != "" {
+			t.Errorf("%s: -workers 1: %s runs made by workers", tc.pkg, one.byWorkers)
+		}
+		t.Logf("%s: exit %d, %s %s", tc.pkg, one.code, one.search, one.hit)
 	}
 }

@@ -240,3 +240,14 @@ type MPCRun struct {
 	Incomplete []string `json:"incomplete,omitempty"`
 	Diverged   bool     `json:"diverged,omitempty"`
 }
+
+// MPCServed is a worker's answer to an MPCRequest: the run it made, or,
+// when the run ended with a finding, the finding (its kind, message,
+// schedule file and event hash) and the text of its report; or an Error.
+type MPCServed struct {
+	Run     int     `json:"run"`
+	Made    *MPCRun `json:"made,omitempty"`
+	Finding *Result `json:"finding,omitempty"`
+	Report  string  `json:"report,omitempty"`
+	Error   string  `json:"error,omitempty"`
+}

@@ -160,6 +160,11 @@ type Config struct {
 	// explore one test: the directory through which they share out its
 	// schedules.
 	Worker string `json:"worker,omitempty"`
+	// MPCWorker is set by the runtime in the processes it starts to make
+	// the runs of strategy mpc's search of one fuzz input: they read an
+	// MPCRequest per line on file descriptor 3 and answer an MPCServed
+	// per line on descriptor 4.
+	MPCWorker bool `json:"mpc_worker,omitempty"`
 	// Progress, when set, is a file to which every process exploring a
 	// test appends a Progress line now and then (at most every 200ms),
 	// so that the driver can show how a long exploration is going.

@@ -81,9 +81,22 @@ type MPC struct {
 	served  *mpcItem
 	Served  *wire.MPCRun
 
+	// Workers, when set, make runs of the search in other processes
+	// (MPCWorkers), at most Limit runs in all (0: no bound): sent are the
+	// requests out, runs the runs made or handed out, and Found the
+	// number of the run of a worker that ended with a finding (0: none),
+	// where the search stops.
+	Workers MPCWorkers
+	Limit   int
+	sent    []*wire.MPCRequest
+	runs    int
+	current int
+	Found   int
+
 	// Statistics: distinct paths, prefixes checked, prefixes queued by
-	// extending the threads of an unsatisfiable core.
-	Paths, Prefixes, Extended int
+	// extending the threads of an unsatisfiable core, runs made by
+	// workers.
+	Paths, Prefixes, Extended, ByWorkers int
 }
 
 // accRef names access Acc of raw event Ev.
@@ -159,6 +172,10 @@ func (p *MPC) Incomplete() []string {
 	return why
 }
 
+// Current is the number of the run Begin started, counting the runs
+// handed out to workers before it.
+func (p *MPC) Current() int { return p.current }
+
 // Input is the input of the current run, one value per argument.
 func (p *MPC) Input() []int64 { return p.input }
 
@@ -177,12 +194,15 @@ func (p *MPC) Begin() bool {
 		for i, in := range p.inputs {
 			it.input[i] = in.Value
 		}
-	case p.serving:
+	case p.serving || p.Found > 0:
 		return false // a worker's search makes the run it serves only
 	default:
 		if len(p.queue) == 0 {
 			p.exhausted = true
 			return false
+		}
+		if p.Limit > 0 && p.runs >= p.Limit {
+			return false // the workers made the last runs allowed
 		}
 		it = p.queue[0]
 		p.queue[0] = mpcItem{}
@@ -190,6 +210,9 @@ func (p *MPC) Begin() bool {
 		p.inQueue -= len(it.plan.Steps) + len(it.plan.Tail)
 	}
 	p.reset(it.plan)
+	p.runs++
+	p.current = p.runs
+	p.parallel()
 	p.input, p.pre = append([]int64(nil), it.input...), it.pre
 	p.branches, p.writes = p.branches[:0], p.writes[:0]
 	p.lastRead = map[int32]map[int32]accRef{}
@@ -332,6 +355,7 @@ func (p *MPC) Concrete() {
 // solves the new prefixes, and queues those the trace satisfies.
 func (p *MPC) End(o Outcome) {
 	if o.Finding || p.failed != nil {
+		p.collect(true)
 		return
 	}
 	if p.serving {
@@ -339,6 +363,7 @@ func (p *MPC) End(o Outcome) {
 		return
 	}
 	p.absorb(p.Record(), false)
+	p.collect(false)
 }
 
 // Record returns the run that just ended as the search takes it in

@@ -228,3 +228,65 @@ func planSteps(w []wire.MCRStep) []mcrStep {
 	}
 	return steps
 }
+
+// MPCWorkers makes runs of a search in other processes, while the
+// search makes one itself.
+type MPCWorkers interface {
+	// Size is how many runs the workers make at once.
+	Size() int
+	// Send hands out reqs, at most Size of them.
+	Send(reqs []*wire.MPCRequest) error
+	// Receive returns the runs of the requests sent, in their order, up
+	// to the first that ended with a finding: found is its index in the
+	// requests (its worker keeps its report), or -1.
+	Receive() (runs []*wire.MPCRun, found int, err error)
+}
+
+// parallel hands the next items of the queue out to the workers, while
+// Begin's run is made here: they are the runs that follow it.
+func (p *MPC) parallel() {
+	if p.Workers == nil || p.serving {
+		return
+	}
+	n := p.Workers.Size()
+	if p.Limit > 0 {
+		n = min(n, p.Limit-p.runs)
+	}
+	if n <= 0 || len(p.queue) == 0 {
+		return
+	}
+	p.sent = p.Take(n, p.runs+1)
+	if err := p.Workers.Send(p.sent); err != nil {
+		p.failed = fmt.Errorf("strategy mpc: handing runs out to workers: %w", err)
+		p.sent = nil
+	}
+	p.runs += len(p.sent)
+}
+
+// collect takes in the runs of the workers, in the order of the queue;
+// finding says this process's run ended with one, which comes first.
+func (p *MPC) collect(finding bool) {
+	if len(p.sent) == 0 {
+		return
+	}
+	sent := p.sent
+	p.sent = nil
+	runs, found, err := p.Workers.Receive()
+	if finding || p.failed != nil {
+		return // what the workers made comes after
+	}
+	if err != nil {
+		p.failed = fmt.Errorf("strategy mpc: a worker failed: %w", err)
+		return
+	}
+	for _, r := range runs {
+		p.Absorb(r)
+	}
+	p.ByWorkers += len(runs)
+	if found >= 0 {
+		p.Found = sent[found].Run
+		p.runs = p.Found
+		p.Executions++
+		p.ByWorkers++
+	}
+}
