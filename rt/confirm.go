@@ -45,8 +45,10 @@ const (
 // confirm replays rep's schedule in a fresh test process. When it does
 // not reproduce the finding, a second fresh process tells a test that
 // behaves differently after earlier runs in its process (both replays run
-// the same events) from one that depends on something the tool does not
-// control (they differ). detail says why a finding is unconfirmed.
+// the same events) from one that also depends on something the tool does
+// not control (they differ, and the detail is replaysDiffer). A finding
+// that neither fresh process reproduced is not reported as one either
+// way. detail says why a finding is unconfirmed.
 func confirm(t *testing.T, cfg wire.Config, rep *Report) (confirmation, string) {
 	dir, err := os.MkdirTemp("", "interleave-confirm-")
 	if err != nil {
@@ -76,11 +78,15 @@ func confirm(t *testing.T, cfg wire.Config, rep *Report) (confirmation, string) 
 		case i == 0:
 			first = r
 		case r.EventHash == "" || r.EventHash != first.EventHash:
-			return unconfirmed, "the schedule does not replay the same way twice in fresh processes: the test depends on something the tool does not control (map iteration order, real I/O)"
+			return notReproduced, replaysDiffer
 		}
 	}
 	return notReproduced, ""
 }
+
+// replaysDiffer is confirm's detail for a finding that two fresh replays
+// did not reproduce, and that ran differently from each other.
+const replaysDiffer = "the replays differ"
 
 // replayAlone runs the test binary again, running only t's test, once,
 // replaying the schedule file at path, and returns the test's result. why
@@ -164,10 +170,12 @@ func tail(s string, n int) string {
 }
 
 // unrepeatableMessage explains a finding that did not reproduce when its
-// schedule ran alone: the test is not safe to run twice in one process.
-// It returns the one-line summary and the text shown under the test.
-// split says the schedules were shared out between processes.
-func unrepeatableMessage(name string, rep *Report, before []string, split bool) (summary, text string) {
+// schedule ran alone: the test is not safe to run twice in one process,
+// or, when the two fresh replays ran differently (differ), it also
+// depends on something the tool does not control. It returns the
+// one-line summary and the text shown under the test. split says the
+// schedules were shared out between processes.
+func unrepeatableMessage(name string, rep *Report, before []string, split, differ bool) (summary, text string) {
 	after := "after schedule 1 ran in this process"
 	switch {
 	case split && rep.Schedules > 1:
@@ -179,13 +187,20 @@ func unrepeatableMessage(name string, rep *Report, before []string, split bool) 
 	case rep.Schedules == 1:
 		after = "in this process"
 	}
-	summary = fmt.Sprintf("not safe to run twice in one process: fails on schedule %d %s (%s: %s), passes alone", rep.Schedules, after, rep.Kind, rep.Message)
-	text = fmt.Sprintf("interleave: %s is not safe to run twice in one process, so it cannot be explored.\n"+
-		"It fails on schedule %d (%s: %s), %s,\n"+
-		"but passes when that schedule is replayed alone in a fresh process: the test leaves state behind\n"+
-		"that a later run sees (a closed package-level channel, a counter never reset, ...).\n"+
-		"interleave runs every schedule of a test in one process; reset that state (t.Cleanup) so that each run starts afresh.\n"+
-		"This is not a report of a concurrency bug.",
-		name, rep.Schedules, rep.Kind, rep.Message, after)
+	label, alone := "not safe to run twice in one process", "passes alone"
+	headline := name + " is not safe to run twice in one process, so it cannot be explored"
+	why := "but passes when that schedule is replayed alone in a fresh process: the test leaves state behind\n" +
+		"that a later run sees (a closed package-level channel, a counter never reset, ...).\n" +
+		"interleave runs every schedule of a test in one process; reset that state (t.Cleanup) so that each run starts afresh."
+	if differ {
+		label, alone = "not reproduced alone", "passes alone in two fresh processes, which ran differently"
+		headline = name + " cannot be explored reliably"
+		why = "but passes when that schedule is replayed alone in a fresh process, twice, and the two replays ran differently:\n" +
+			"the test depends on something the tool does not control (map iteration order in files older than Go 1.23, real I/O),\n" +
+			"and may leave state behind that a later run sees (a package-level registry, a counter never reset, ...)."
+	}
+	summary = fmt.Sprintf("%s: fails on schedule %d %s (%s: %s), %s", label, rep.Schedules, after, rep.Kind, rep.Message, alone)
+	text = fmt.Sprintf("interleave: %s.\nIt fails on schedule %d (%s: %s), %s,\n%s\nThis is not a report of a concurrency bug.",
+		headline, rep.Schedules, rep.Kind, rep.Message, after, why)
 	return summary, text
 }

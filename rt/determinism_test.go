@@ -2,6 +2,7 @@ package rt_test
 
 import (
 	"context"
+	"math/rand"
 	"runtime/pprof"
 	"testing"
 	"time"
@@ -63,6 +64,44 @@ func TestRandomValuesReplay(t *testing.T) {
 	}
 	if len(seen) < 50 {
 		t.Errorf("rt.RandIntn outside an exploration drew %d distinct values of 100", len(seen))
+	}
+}
+
+// TestRandSeed: rand.Seed inside an exploration seeds the iteration's
+// source, so that a test that seeds to get known values gets those of
+// rand.NewSource, in every schedule; unless rand.Seed does nothing in the
+// program (GODEBUG randseednop, on by default from Go 1.24), when the
+// values stay the iteration's.
+func TestRandSeed(t *testing.T) {
+	want := rand.New(rand.NewSource(1))
+	wants := []int64{want.Int63(), want.Int63(), want.Int63()}
+	nop := *rt.RandSeedNop
+	t.Cleanup(func() { *rt.RandSeedNop = nop })
+	for _, seeds := range []bool{true, false} {
+		*rt.RandSeedNop = func() bool { return !seeds }
+		matched := 0
+		rep, err := rt.Explore(t.Name(), rt.Options{Schedules: 5, ScheduleDir: "-"}, func() {
+			rt.RandSeed(1)
+			for _, w := range wants {
+				if rt.RandInt63() == w {
+					matched++
+				}
+			}
+		})
+		if err != nil || rep.Kind != "" {
+			t.Fatalf("got %v %v", rep, err)
+		}
+		if want := 15; seeds && matched != want {
+			t.Errorf("rand.Seed(1) seeds: %d of %d draws were those of rand.NewSource(1)", matched, want)
+		}
+		if !seeds && matched != 0 {
+			t.Errorf("rand.Seed(1) does nothing: %d draws were those of rand.NewSource(1)", matched)
+		}
+	}
+	for _, c := range []struct{ s, v string }{{"", ""}, {"randseednop=0", "0"}, {"a=1,randseednop=0,b=2,randseednop=1", "1"}} {
+		if v, _ := rt.GodebugSetting(c.s, "randseednop"); v != c.v {
+			t.Errorf("randseednop in GODEBUG %q: %q, want %q", c.s, v, c.v)
+		}
 	}
 }
 

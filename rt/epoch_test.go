@@ -1,6 +1,8 @@
 package rt_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,5 +34,25 @@ func TestVirtualTimeIsAfterNativeTime(t *testing.T) {
 	}
 	if rep.Kind != "" {
 		t.Errorf("%s: %s", rep.Kind, rep.Text)
+	}
+}
+
+// TestVirtualTimeStartsOnASecond: every iteration starts on a whole
+// second of the wall clock (keeping the monotonic reading), so that code
+// counting whole seconds, such as a cache that stamps entries with
+// time.Now().Unix() and expires them on a ticker, does the same in every
+// process that runs a schedule, whenever the process began.
+func TestVirtualTimeStartsOnASecond(t *testing.T) {
+	rep, err := rt.Explore(t.Name(), rt.Options{Schedules: 3, ScheduleDir: "-"}, func() {
+		now := rt.Now(0)
+		if into := now.Sub(now.Truncate(time.Second)); into > time.Millisecond {
+			panic(fmt.Sprintf("the iteration starts %v into a second", into))
+		}
+		if !strings.Contains(rt.Epoch.String(), "m=") {
+			panic("the start of virtual time has no monotonic reading: " + rt.Epoch.String())
+		}
+	})
+	if err != nil || rep.Kind != "" {
+		t.Fatalf("got %v %v", rep, err)
 	}
 }

@@ -2,3 +2,10 @@ package rt
 
 // WorkerDelay lets the tests start workers at once.
 var WorkerDelay = &workerDelay
+
+// RandSeedNop says whether rand.Seed does nothing (GODEBUG randseednop);
+// the tests set it to try both.
+var RandSeedNop = &randSeedNop
+
+// GodebugSetting is godebugSetting.
+var GodebugSetting = godebugSetting

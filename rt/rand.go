@@ -16,7 +16,9 @@ import (
 // file, so a finding replays, while different iterations still see
 // different values. Under a systematic strategy (dfs, dpor, pcb) every iteration gets the same seed, keeping
 // the program a function of the choices alone, as a systematic search
-// needs. Outside an exploration the functions are math/rand's.
+// needs. A call of rand.Seed seeds the iteration's source, as it seeds
+// the global one natively (RandSeed). Outside an exploration the
+// functions are math/rand's.
 
 // randSeed seeds the sources of the running iteration (one runs at a
 // time).
@@ -76,6 +78,22 @@ func mathRand() *rand.Rand {
 		s.v1 = rand.New(rand.NewSource(randSeed))
 	}
 	return s.v1
+}
+
+// RandSeed replaces rand.Seed. Inside an exploration it seeds the
+// iteration's source, so that what the program draws after it is the
+// sequence of that seed, as natively (a test that seeds to get known
+// values gets them); unless rand.Seed does nothing in this program, as
+// from Go 1.24 on by default (randSeedNop).
+func RandSeed(seed int64) {
+	g := cur()
+	if g == nil {
+		rand.Seed(seed) //lint:ignore SA1019 it replaces the deprecated function
+		return
+	}
+	if !randSeedNop() {
+		iterationRand(g).v1 = rand.New(rand.NewSource(seed))
+	}
 }
 
 // RandExpFloat64 replaces rand.ExpFloat64.

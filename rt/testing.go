@@ -139,7 +139,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 		switch c, why := confirm(t, cfg, rep); c {
 		case notReproduced:
 			removeFinding(rep.Path)
-			msg, text := unrepeatableMessage(t.Name(), rep, before, split != nil)
+			msg, text := unrepeatableMessage(t.Name(), rep, before, split != nil, why == replaysDiffer)
 			res := wire.Result{
 				Package: cfg.Package, Test: t.Name(), Outcome: wire.OutcomeUnrepeatable, Strategy: rep.Strategy, Seed: rep.Seed,
 				Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg, Shard: cfg.Shard,

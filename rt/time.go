@@ -13,10 +13,11 @@ import (
 
 // Epoch is the virtual time at which every iteration starts: the wall
 // clock (with its monotonic reading) when the current exploration began,
-// so that a time read natively before it, such as a package-level
-// "var start = time.Now()" that a library measures durations from, is
-// earlier than every virtual time, as it is in a real run. Explore sets it
-// before any controlled goroutine runs; only controlled code reads it.
+// moved on to the next whole second (epochAt), so that a time read
+// natively before it, such as a package-level "var start = time.Now()"
+// that a library measures durations from, is earlier than every virtual
+// time, as it is in a real run. Explore sets it before any controlled
+// goroutine runs; only controlled code reads it.
 var Epoch time.Time
 
 // epochMu keeps Epoch for the exploration that set it.

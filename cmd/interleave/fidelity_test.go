@@ -408,3 +408,45 @@ func TestSynctestRace(t *testing.T) {
 		"TestSynctestTimeoutAfterWork": "", "TestSynctestRace": "data race",
 	})
 }
+
+// fidelitySeedTest asserts what rand.Seed(1) does to the global source of
+// math/rand: it seeds it when the module's GODEBUG default keeps
+// randseednop=0 (go lines before 1.24), and does nothing after.
+const fidelitySeedTest = `package seed
+
+import (
+	"math/rand"
+	"testing"
+)
+
+func TestSeed(t *testing.T) {
+	want := rand.New(rand.NewSource(1))
+	rand.Seed(1)
+	same := 0
+	for i := 0; i < 3; i++ {
+		if rand.Int63() == want.Int63() {
+			same++
+		}
+	}
+	if seeds := same == 3; seeds != SEEDS {
+		t.Fatalf("%d of 3 draws after rand.Seed(1) were those of rand.NewSource(1)", same)
+	}
+}
+`
+
+// TestFidelityRandSeed: rand.Seed seeds the source the global functions
+// of math/rand draw from in an exploration, as it seeds the global one
+// natively, and does nothing where it does nothing natively (GODEBUG
+// randseednop, from the module's go line).
+func TestFidelityRandSeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	for _, c := range []struct{ goLine, seeds string }{{"1.16", "true"}, {"1.26", "false"}} {
+		results := runFidelityModule(t, map[string]string{
+			"go.mod":       "module example.com/seed\n\ngo " + c.goLine + "\n",
+			"seed_test.go": strings.ReplaceAll(fidelitySeedTest, "SEEDS", c.seeds),
+		})
+		checkFidelity(t, results, map[string]string{"TestSeed": ""})
+	}
+}

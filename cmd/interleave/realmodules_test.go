@@ -182,6 +182,80 @@ var realModules = []realModule{{
 	// but take the longest of the rest (this module's share of the
 	// check's time).
 	goFlags: []string{"-skip", "Parallel|Resize|AtomicSnapshot|Presized|CounterLenLimit|DoesNotLoseEntries|^TestMPMCQueue(Of)?BlockingCalls$|^TestMap(Of)?Size$|^TestRBMutex_(Optimistic|Mixed)$|^TestMapOfWithHasher"},
+}, {
+	// Singleflight, an LRU and a consistent hash (the root package's
+	// tests start HTTP servers and child processes).
+	path: "github.com/golang/groupcache", version: "v0.0.0-20241129210726-2c02b8208cf8",
+	packages:  []string{"consistenthash", "lru", "singleflight"},
+	schedules: 20,
+}, {
+	// A fake clock: its timers, tickers and the goroutines waiting on them.
+	path: "github.com/jonboulle/clockwork", version: "v0.5.0",
+	packages:  []string{"."},
+	schedules: 20,
+	// Skipped: TestAfterDeliveryInOrder makes 102,000 fake timers and
+	// sorts the clock's waiters at each, half a minute a schedule.
+	goFlags: []string{"-skip", "^TestAfterDeliveryInOrder$"},
+	// The test's Sleep waits for an Advance that may have run before it.
+	findings: map[string]string{"TestFakeClockRace": "goroutine leak"},
+}, {
+	// Deadlines, batches and breakers: timers racing with work.
+	path: "github.com/eapache/go-resiliency", version: "v1.7.0",
+	packages:  []string{"batcher", "breaker", "deadline", "retrier", "semaphore"},
+	schedules: 20,
+	findings: map[string]string{
+		// Tests that assume work finishes within a few milliseconds; each
+		// fails natively too on a loaded machine.
+		"TestDeadline": "test failure", "TestShutdownSuccess": "test failure",
+		"TestBatcherMultipleBatches": "test failure",
+		// The error's timestamp is taken after the test's sleep began.
+		"TestBreakerErrorExpiry": "test failure",
+	},
+}, {
+	path: "github.com/bluele/gcache", version: "v0.0.2",
+	packages:  []string{"."},
+	schedules: 20,
+	// Skipped: tests that start 1000 goroutines per cache type, 10 to
+	// 40 seconds each.
+	goFlags: []string{"-skip", "^TestLoader(ExpireFuncWith(out)?Expire|PurgeVisitorFunc|Func)$|^TestSimpleUnboundedNoEviction$"},
+}, {
+	// A module without a go.mod (go 1.16: rand.Seed seeds).
+	path: "github.com/rcrowley/go-metrics", version: "v0.0.0-20250401214520-65e299d6c5c9",
+	packages:  []string{"."},
+	schedules: 20,
+	findings: map[string]string{
+		// The package's meter arbiter (NewMeter), and the tests' own
+		// arbiters, tick forever.
+		"TestDebugGCStatsDoubleRegister": "goroutine leak", "TestMeterConcurrency": "goroutine leak",
+		"TestMeterDecay": "goroutine leak",
+		// Metrics registered once per process (a sync.Once, the default
+		// registry): not safe to run twice in one process.
+		"TestRuntimeMemStatsDoubleRegister": "unrepeatable", "TestChildPrefixedRegistryRegister": "unrepeatable",
+		// It expects the values of rand.Seed(1) that an earlier test
+		// left in the global source: it fails alone natively too.
+		"TestUniformSampleSnapshot": "test failure",
+	},
+}, {
+	path: "github.com/allegro/bigcache/v3", version: "v3.1.0",
+	packages:  []string{".", "queue"},
+	schedules: 20,
+	// Skipped: tests that run for seconds of virtual time or millions of
+	// operations (at the choice bound or the budget, not a bug).
+	goFlags: []string{"-skip", "^Test(CacheInitialCapacity|EntriesIteratorParallelAdd|ParallelSetAndIteration|CacheDelRandomly)$"},
+	// Caches whose cleaner goroutine the tests never stop (Close).
+	findings: map[string]string{
+		"TestWriteAndGetOnCache": "goroutine leak", "TestAppendAndGetOnCache": "goroutine leak",
+		"TestAppendRandomly": "goroutine leak", "TestCleanShouldEvictAll": "goroutine leak",
+		"TestCacheDel": "goroutine leak", "TestWriteAndReadParallelSameKeyWithStats": "goroutine leak",
+		"TestBigCache_GetWithInfo": "goroutine leak", "TestCache_RepeatedSetWithBiggerEntry": "goroutine leak",
+	},
+}, {
+	path: "github.com/VictoriaMetrics/fastcache", version: "v1.13.2",
+	packages:  []string{"."},
+	schedules: 20,
+	// Skipped: tests of millions of operations or of files of
+	// megabytes, a minute or more.
+	goFlags: []string{"-skip", "^Test(CacheWrap|SaveLoadFile|SaveLoadConcurrent|CacheGetSetConcurrent|SetGetBig)$"},
 }}
 
 var (

@@ -11,7 +11,8 @@ import (
 //
 //   - the global functions of math/rand and math/rand/v2 draw, inside an
 //     exploration, from a source seeded with the exploration's seed, so a
-//     finding replays (rand.Intn(n) -> rt.RandIntn(n));
+//     finding replays (rand.Intn(n) -> rt.RandIntn(n)), and rand.Seed
+//     seeds that source (rt.RandSeed);
 //   - pprof.Do and pprof.SetGoroutineLabels would replace the goroutine
 //     labels through which the runtime knows a controlled goroutine;
 //   - runtime.GOMAXPROCS: an exploring process runs on one processor,
@@ -20,7 +21,7 @@ import (
 //   - runtime.NumGoroutine and runtime.Stack: the program does not see
 //     the scheduler's own goroutines (rt.NumGoroutine, rt.Stack).
 var determinismFuncs = map[string]map[string]string{
-	"math/rand":     mathRandFuncs("Rand", "ExpFloat64", "Float32", "Float64", "Int", "Int31", "Int31n", "Int63", "Int63n", "Intn", "NormFloat64", "Perm", "Read", "Shuffle", "Uint32", "Uint64"),
+	"math/rand":     mathRandFuncs("Rand", "ExpFloat64", "Float32", "Float64", "Int", "Int31", "Int31n", "Int63", "Int63n", "Intn", "NormFloat64", "Perm", "Read", "Seed", "Shuffle", "Uint32", "Uint64"),
 	"math/rand/v2":  mathRandFuncs("RandV2", "ExpFloat64", "Float32", "Float64", "Int", "Int32", "Int32N", "Int64", "Int64N", "IntN", "N", "NormFloat64", "Perm", "Shuffle", "Uint", "Uint32", "Uint32N", "Uint64", "Uint64N", "UintN"),
 	"runtime/pprof": {"Do": "PprofDo", "SetGoroutineLabels": "PprofSetGoroutineLabels"},
 	"runtime":       {"GOMAXPROCS": "GOMAXPROCS", "NumGoroutine": "NumGoroutine", "Stack": "Stack"},

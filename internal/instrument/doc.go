@@ -65,7 +65,8 @@
 //     site goes first: the functions are variadic). Used as values they
 //     stay native.
 //   - Nondeterminism: the global functions of math/rand and math/rand/v2
-//     (rand.Intn(n) -> rt.RandIntn(n), rand.N[T](n) -> rt.RandV2N[T](n)),
+//     (rand.Intn(n) -> rt.RandIntn(n), rand.N[T](n) -> rt.RandV2N[T](n),
+//     rand.Seed(s) -> rt.RandSeed(s)),
 //     pprof.Do and pprof.SetGoroutineLabels (rt.PprofDo,
 //     rt.PprofSetGoroutineLabels).
 //   - go.uber.org/goleak: VerifyNone(t, opts...) ->

@@ -261,8 +261,9 @@ const (
 	OutcomeError    = "error"    // the exploration could not run (bad schedule file, ...)
 	// OutcomeUnrepeatable: a schedule failed, but the same schedule passes
 	// when replayed alone in a fresh process, so the failure came from
-	// state earlier runs in the process left behind, not from the
-	// interleaving.
+	// state earlier runs in the process left behind (or, when two such
+	// replays ran differently, from that or from something the tool does
+	// not control), not from the interleaving.
 	OutcomeUnrepeatable = "unrepeatable"
 )
 

@@ -10,6 +10,7 @@ import (
 )
 
 func draws(ctx context.Context, xs []int) int {
+	__rt.RandSeed(42)
 	n := __rt.RandIntn(10) + __rt.RandInt()
 	__rt.RandShuffle(len(xs), func(i, j int) { __rt.Update(&xs[j], __rtSites_49509682+5); __rt.Update(&xs[i], __rtSites_49509682+6); xs[i], xs[j] = xs[j], xs[i] })
 	r := rand.New(rand.NewSource(1))
@@ -24,4 +25,4 @@ func draws(ctx context.Context, xs []int) int {
 	__rt.Read(&n, __rtSites_49509682+4); return n
 }
 
-var __rtSites_49509682 = __rt.RegisterFile("testdata/determinism.go", 15, 2, 16, 2, 21, 2, 22, 2, 23, 9, 13, 56, 13, 63, 18, 3)
+var __rtSites_49509682 = __rt.RegisterFile("testdata/determinism.go", 16, 2, 17, 2, 22, 2, 23, 2, 24, 9, 14, 56, 14, 63, 19, 3)

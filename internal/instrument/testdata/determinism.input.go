@@ -9,6 +9,7 @@ import (
 )
 
 func draws(ctx context.Context, xs []int) int {
+	rand.Seed(42)
 	n := rand.Intn(10) + rand.Int()
 	rand.Shuffle(len(xs), func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
 	r := rand.New(rand.NewSource(1))

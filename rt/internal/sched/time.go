@@ -338,7 +338,7 @@ func (g *G) Sleep(d int64, site uint32) {
 		return
 	}
 	t := &g.sleep
-	*t = timer{g: g, obj: it.newID(), site: site}
+	*t = timer{g: g, obj: it.timerID(), site: site}
 	it.addTimer(t, it.clock+d)
 	it.block(g, event.OpSleep, nil, site)
 }
@@ -356,8 +356,7 @@ func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func
 		o.timer = t
 		t.obj = it.eventID(o)
 	} else {
-		it.nextEvObj++
-		t.obj = it.nextEvObj
+		t.obj = it.timerID()
 	}
 	it.step(g, event.OpTimerNew, nil, site)
 	it.addTimer(t, it.clock+d)
@@ -369,9 +368,20 @@ func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func
 // channel's first use.
 func (g *G) StartTimer(d, period int64, ch *ChanObj, fire func(it *Iteration, now int64)) *Timer {
 	it := g.it
-	t := &timer{ch: ch, period: period, fire: fire, creator: g.ID, obj: it.newID()}
+	t := &timer{ch: ch, period: period, fire: fire, creator: g.ID, obj: it.timerID()}
 	it.addTimer(t, it.clock+d)
 	return t
+}
+
+// timerID numbers a timer that is no object of its own (a sleep, an
+// AfterFunc, a ticker adopted from outside the exploration) as events
+// number objects: in order of first use by an event (eventID). Its firing
+// is an event, so the number is hashed; the count of objects created
+// (newID) depends on how many words earlier accesses spanned, which
+// depends on the allocator and differs between processes.
+func (it *Iteration) timerID() int32 {
+	it.nextEvObj++
+	return it.nextEvObj
 }
 
 // TimerOf returns the timer registered under key by NewTimer, or nil.
