@@ -143,6 +143,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR}
 	var hash uint64
 	first := 1
+	fixedOrder := strategy.Systematic(opts.Strategy)
 	if opts.Strategy == "replay" {
 		if opts.Replay == nil {
 			return nil, fmt.Errorf("interleave: strategy replay needs a schedule")
@@ -168,6 +169,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		opts.MaxGoroutines, opts.MaxChoices, opts.MaxObjects = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices, opts.Replay.MaxObjects
 		opts.Seed = opts.Replay.Seed
 		first = opts.Replay.Iteration
+		// Files before version 4 drew a systematic strategy's map orders
+		// from the iteration's number too.
+		fixedOrder = strategy.Systematic(opts.Replay.Strategy) && (opts.Replay.Version == 0 || opts.Replay.Version >= 4)
 	}
 	if opts.Strategy == "regression" {
 		if err := regressOptions(&opts, &sc); err != nil {
@@ -279,6 +283,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		MaxChoices:     opts.MaxChoices,
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
+		FixedOrder:     fixedOrder,
 		Next:           opts.Next,
 	}
 	if opts.Progress != nil {

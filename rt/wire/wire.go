@@ -416,7 +416,7 @@ func ReadProgress(b []byte) ([]Progress, int, error) {
 // ScheduleFormat and ScheduleVersion identify schedule files.
 const (
 	ScheduleFormat  = "interleave-schedule"
-	ScheduleVersion = 3
+	ScheduleVersion = 4
 )
 
 // Bug signatures (format version 2) follow RegressionMaple (Tsui, Wu,
