@@ -14,6 +14,10 @@ package strategy
 //
 // Complete reports whether the whole space was covered: no preemptive
 // alternative was left beyond K.
+//
+// With Jobs (NewPCBJobs) it explores the items, and parts of items, that a
+// split search hands it (jobs.go); the items of the next bound it meets
+// are its jobs' children.
 type PCB struct {
 	max     int     // K
 	level   int     // current bound k
@@ -28,6 +32,8 @@ type PCB struct {
 	cut     bool
 	inexact bool
 	maxDep  int
+
+	runner jobRunner
 }
 
 // NewPCB returns a PCB strategy exploring up to k preemptions (k < 0 means
@@ -43,6 +49,15 @@ func NewPCB(k, maxDepth int) *PCB {
 	return &PCB{max: k, maxDep: maxDepth, queue: [][]int{nil}}
 }
 
+// NewPCBJobs returns a PCB strategy bounded to k preemptions that
+// explores the jobs jobs hands out.
+func NewPCBJobs(jobs Jobs, k, maxDepth int) *PCB {
+	s := NewPCB(k, maxDepth)
+	s.queue = nil
+	s.runner.jobs = jobs
+	return s
+}
+
 // Name implements Strategy.
 func (s *PCB) Name() string { return "pcb" }
 
@@ -50,6 +65,12 @@ func (s *PCB) Name() string { return "pcb" }
 // the next item of the level, else the next level.
 func (s *PCB) Begin() bool {
 	s.depth = 0
+	if s.runner.jobs != nil {
+		ok := s.runner.begin(s) // split reads the last schedule's path
+		s.path = s.path[:0]
+		s.done = !ok
+		return ok
+	}
 	s.path = s.path[:0]
 	var ok bool
 	if s.stack, ok = advance(s.stack); ok {
@@ -68,6 +89,40 @@ func (s *PCB) Begin() bool {
 		s.level++
 		s.queue, s.next = s.next, nil
 	}
+}
+
+// start implements subtree: the item's prefix is the job's, and its
+// free choices are explored depth first.
+func (s *PCB) start(j Job) {
+	s.level, s.prefix, s.stack, s.next = j.Level, j.Prefix, s.stack[:0], nil
+	s.dropped, s.cut, s.inexact = false, false, false
+}
+
+// advance implements subtree.
+func (s *PCB) advance() bool {
+	var ok bool
+	s.stack, ok = advance(s.stack)
+	return ok
+}
+
+// split implements subtree.
+func (s *PCB) split() []Job {
+	out := rest(s.runner.job, s.path[min(len(s.prefix), len(s.path)):], s.stack)
+	s.stack = s.stack[:0]
+	return out
+}
+
+// result implements subtree: the items of the next bound the job met, in
+// the order it met them.
+func (s *PCB) result() JobResult {
+	r := JobResult{Incomplete: s.cut || s.inexact || s.dropped}
+	j := s.runner.job
+	for m, item := range s.next {
+		key := append([]int{j.Level + 1}, j.Key[1:]...)
+		r.Children = append(r.Children, Job{Key: append(key, -1, m), Prefix: item, Level: j.Level + 1})
+	}
+	s.next = nil
+	return r
 }
 
 // Choose implements Strategy.
@@ -142,7 +197,7 @@ func current(p *Point) int {
 }
 
 // End implements Strategy.
-func (s *PCB) End(Outcome) {}
+func (s *PCB) End(o Outcome) { s.runner.end(s, o) }
 
 // Complete implements Exhaustive.
 func (s *PCB) Complete() bool { return s.Bounded() && !s.dropped }

@@ -257,6 +257,10 @@ type Config struct {
 	PCTDepth int   // bug depth d for PCT (default 3)
 	MaxDepth int   // DFS: choice points explored per iteration (default 10000)
 	Replay   []int // choices to replay
+	// Jobs, for dfs and pcb, hands out the parts of a search split
+	// between processes (jobs.go): the strategy explores those instead of
+	// the whole space.
+	Jobs Jobs
 	// Preemptions is the bound K of pcb (default 2), and of dpor (default
 	// none).
 	Preemptions int
@@ -296,6 +300,9 @@ func New(c Config) (Strategy, error) {
 		}
 		return NewPCT(c.Seed, d), nil
 	case "dfs":
+		if c.Jobs != nil {
+			return NewDFSJobs(c.Jobs, c.MaxDepth), nil
+		}
 		return NewDFS(c.MaxDepth), nil
 	case "replay":
 		return NewReplay(c.Replay), nil
@@ -320,6 +327,9 @@ func New(c Config) (Strategy, error) {
 		k := c.Preemptions
 		if k <= 0 {
 			k = DefaultPreemptions
+		}
+		if c.Jobs != nil {
+			return NewPCBJobs(c.Jobs, k, c.MaxDepth), nil
 		}
 		return NewPCB(k, c.MaxDepth), nil
 	case "hapset":
