@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -60,6 +61,11 @@ type Options struct {
 	// more), for an exploration split between processes (random and pct
 	// only; see sched.Config.Next).
 	Next func() int
+	// jobs, for dfs and pcb, hands out the parts of a search split
+	// between processes (split.go), and number says what number the
+	// sequential search gives a finding (false: it is not the search's).
+	jobs   strategy.Jobs
+	number func() (int, bool)
 	// Progress, when set, is called between schedules, at most every
 	// 200ms, with the number of schedules run so far, the time spent and,
 	// for a strategy that can estimate it (dfs), the fraction of its
@@ -131,6 +137,8 @@ type Report struct {
 	RaceEffect string
 	// MCR is what strategy mcr asked its solver.
 	MCR *wire.MCRStats
+
+	parts []wire.Part // a shard's parts of a dfs or pcb search
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -140,7 +148,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR}
+	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR, Jobs: opts.jobs}
 	var hash uint64
 	first := 1
 	fixedOrder := strategy.Systematic(opts.Strategy)
@@ -286,6 +294,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		FixedOrder:     fixedOrder,
 		Next:           opts.Next,
 	}
+	if opts.jobs != nil {
+		scfg.Schedules = math.MaxInt32 // the jobs end the search
+	}
 	if opts.Progress != nil {
 		est, _ := st.(strategy.Estimator)
 		scfg.Progress = func(n int, elapsed time.Duration) {
@@ -297,6 +308,13 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 	}
 	res := sched.Explore(scfg, randomized(opts, body))
+	if res.Finding != nil && opts.number != nil {
+		n, ok := opts.number()
+		if !ok {
+			res.Finding = nil // another process's finding is the search's
+		}
+		res.Last = n
+	}
 	rep := &Report{
 		Test:      name,
 		Strategy:  st.Name(),

@@ -47,14 +47,26 @@ const (
 	foundEvery = 8
 )
 
-// splits reports whether cfg explores its tests' schedules split between
-// processes or shards.
-func splits(cfg wire.Config) bool {
+// Ways of splitting an exploration.
+const (
+	splitNone      = iota
+	splitSchedules // random, pct: schedule numbers (this file)
+	splitTree      // dfs, pcb: subtrees (split.go)
+)
+
+// splits says how cfg splits its tests' explorations between processes
+// or shards.
+func splits(cfg wire.Config) int {
+	if cfg.Workers <= 1 && cfg.Shard == "" && cfg.Worker == "" {
+		return splitNone
+	}
 	switch cfg.Strategy {
 	case "", "random", "pct":
-		return cfg.Workers > 1 || cfg.Shard != "" || cfg.Worker != ""
+		return splitSchedules
+	case "dfs", "pcb":
+		return splitTree
 	}
-	return false
+	return splitNone
 }
 
 // share hands out the numbers of the schedules one process runs.
@@ -171,7 +183,8 @@ type pool struct {
 	t     *testing.T
 	cfg   wire.Config
 	dir   string
-	share *share
+	share *share     // schedule numbers (random, pct)
+	tree  *treeShare // subtrees (dfs, pcb)
 	start time.Time
 
 	mu      sync.Mutex
@@ -189,29 +202,46 @@ type worker struct {
 	exited  chan struct{}
 }
 
-// startPool prepares the exploration of t split as cfg says, and starts
-// the workers after workerDelay if the parent is still exploring then.
-func startPool(t *testing.T, cfg wire.Config) (*pool, error) {
+// startPool prepares the exploration of t split as cfg says (a split
+// of kind splitSchedules or splitTree), and starts the workers after
+// workerDelay if the parent is still exploring then; opts is set to
+// explore the parent's share.
+func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options) (*pool, error) {
 	p := &pool{t: t, cfg: cfg, start: time.Now(), spawned: make(chan struct{})}
 	dir := ""
-	if cfg.Workers > 1 {
+	if cfg.Workers > 1 || kind == splitTree {
 		var err error
 		if dir, err = os.MkdirTemp("", "interleave-workers-"); err != nil {
 			return nil, fmt.Errorf("interleave: creating the workers' directory: %w", err)
 		}
 		p.dir = dir
 	}
-	s, err := newShare(cfg, dir)
-	if err != nil {
-		p.cleanup()
-		return nil, err
+	if kind == splitTree {
+		jobs, err := shardJobs(cfg, *opts)
+		if err == nil {
+			p.tree, err = openTree(dir, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadlineOf(t), jobs)
+		}
+		if err != nil {
+			p.cleanup()
+			return nil, err
+		}
+		opts.jobs, opts.number = p.tree, p.tree.number
+	} else {
+		s, err := newShare(cfg, dir)
+		if err != nil {
+			p.cleanup()
+			return nil, err
+		}
+		p.share = s
+		opts.Next = s.next
 	}
-	p.share = s
-	if dir == "" {
+	if cfg.Workers <= 1 {
 		close(p.spawned)
 		return p, nil
 	}
-	s.alone = true
+	if p.share != nil {
+		p.share.alone = true
+	}
 	go func() {
 		defer close(p.spawned)
 		timer := time.NewTimer(workerDelay)
@@ -222,12 +252,14 @@ func startPool(t *testing.T, cfg wire.Config) (*pool, error) {
 		if p.done {
 			return
 		}
-		first := p.share.share()
-		if err := os.WriteFile(startFile(p.dir), []byte(strconv.Itoa(first)), 0o644); err != nil {
-			p.share.mu.Lock()
-			p.share.err = fmt.Errorf("interleave: starting the workers: %w", err)
-			p.share.mu.Unlock()
-			return
+		if p.share != nil {
+			first := p.share.share()
+			if err := os.WriteFile(startFile(p.dir), []byte(strconv.Itoa(first)), 0o644); err != nil {
+				p.share.mu.Lock()
+				p.share.err = fmt.Errorf("interleave: starting the workers: %w", err)
+				p.share.mu.Unlock()
+				return
+			}
 		}
 		for w := 1; w < cfg.Workers; w++ {
 			p.workers = append(p.workers, p.spawn(w))
@@ -242,6 +274,10 @@ func (p *pool) spawn(w int) *worker {
 	child.Workers = 0
 	child.Worker = p.dir
 	child.Results = filepath.Join(p.dir, fmt.Sprintf("results%d.jsonl", w))
+	if child.ScheduleDir == "-" {
+		// The parent reads a worker's finding from its schedule file.
+		child.ScheduleDir = filepath.Join(p.dir, "schedules")
+	}
 	if child.Budget > 0 {
 		child.Budget -= wire.Duration(time.Since(p.start))
 		if child.Budget <= 0 {
@@ -264,6 +300,12 @@ func (p *pool) spawn(w int) *worker {
 	}
 	go func() {
 		wk.err = wk.cmd.Wait()
+		if p.tree != nil {
+			// The processes that wait for a part it had claimed stop.
+			if err := treeExited(p.dir, wk.cmd.Process.Pid); err != nil && wk.err == nil {
+				wk.err = err
+			}
+		}
 		close(wk.exited)
 	}()
 	return wk
@@ -278,6 +320,9 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 	if p.dir == "" {
 		return rep, p.share.err
 	}
+	if p.tree != nil {
+		defer p.tree.close()
+	}
 	if rep == nil {
 		p.mu.Lock()
 		p.done = true
@@ -291,7 +336,7 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 		}
 		return nil, nil
 	}
-	if rep.Kind != "" && rep.Diverged == "" {
+	if p.share != nil && rep.Kind != "" && rep.Diverged == "" {
 		if err := noteFound(p.share.found, rep.Schedules); err != nil {
 			return rep, err
 		}
@@ -336,13 +381,37 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 		}
 		rep = p.merge(rep, r)
 	}
-	if p.share.err != nil {
+	if p.share != nil && p.share.err != nil {
 		errs = append(errs, p.share.err.Error())
+	}
+	if p.tree != nil {
+		p.tallyTree(rep)
+		if p.tree.err != nil {
+			errs = append(errs, p.tree.err.Error())
+		}
 	}
 	if len(errs) > 0 {
 		return rep, errors.New(strings.Join(errs, "\n"))
 	}
 	return rep, nil
+}
+
+// tallyTree gives rep, without a finding, the schedules and the verdict
+// of the split search, which the processes' own counts are not: they
+// count schedules past the search's end, which it leaves out. A shard's
+// report keeps its parts, for "interleave merge".
+func (p *pool) tallyTree(rep *Report) {
+	parts := p.tree.parts()
+	if treeReport != nil {
+		treeReport(p.tree.byProcess())
+	}
+	if rep.Kind == "" {
+		t := wire.Tally(parts, p.tree.limit)
+		rep.Schedules, rep.Exhausted = t.Schedules, t.Exhausted
+	}
+	if p.cfg.Shard != "" {
+		rep.parts = parts
+	}
 }
 
 // merge combines a worker's result r into rep.
@@ -373,6 +442,9 @@ func (p *pool) merge(rep *Report, r *wire.Result) *Report {
 	if s, err := wire.ReadSchedule(r.Schedule); err == nil {
 		w.Schedule = s
 	}
+	if p.cfg.ScheduleDir == "-" {
+		w.Path, w.View = "", "" // the pool's directory goes
+	}
 	if rep.Kind != "" {
 		removeOther(rep.Path, w.Path)
 	}
@@ -398,22 +470,41 @@ func (p *pool) cleanup() {
 	}
 }
 
-// runWorker is a worker process's side: explore the schedules it claims
-// and report to the parent through the directory and the results file.
-func runWorker(t *testing.T, cfg wire.Config, opts Options, body func(t *testing.T)) {
-	s, err := newShare(cfg, cfg.Worker)
-	if err != nil {
-		t.Fatal(err)
+// runWorker is a worker process's side: explore the schedules (or the
+// parts of the search) it claims and report to the parent through the
+// directory and the results file.
+func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, body func(t *testing.T)) {
+	var s *share
+	var tree *treeShare
+	var err error
+	if kind == splitTree {
+		tree, err = openTree(cfg.Worker, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadlineOf(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tree.close()
+		ppid := os.Getppid()
+		tree.alive = func() error {
+			if os.Getppid() != ppid {
+				return errors.New("the process that started this one exited")
+			}
+			return nil
+		}
+		opts.jobs, opts.number = tree, tree.number
+	} else {
+		if s, err = newShare(cfg, cfg.Worker); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(startFile(cfg.Worker))
+		if err == nil {
+			s.c, err = strconv.Atoi(string(b))
+		}
+		if err != nil {
+			t.Fatalf("interleave: worker: %v", err)
+		}
+		opts.Next = s.next
 	}
-	b, err := os.ReadFile(startFile(cfg.Worker))
-	if err == nil {
-		s.c, err = strconv.Atoi(string(b))
-	}
-	if err != nil {
-		t.Fatalf("interleave: worker: %v", err)
-	}
-	opts.Next = s.next
-	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
+	rep, err := exploreShare(t.Name(), opts, func() { runTest(t, body) }, tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,16 +519,48 @@ func runWorker(t *testing.T, cfg wire.Config, opts Options, body func(t *testing
 		if err := os.WriteFile(reportFile(cfg.Worker, rep.Schedules), []byte(rep.Text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := noteFound(s.found, rep.Schedules); err != nil {
-			t.Fatal(err)
+		if s != nil {
+			if err := noteFound(s.found, rep.Schedules); err != nil {
+				t.Fatal(err)
+			}
 		}
 	case rep.Skipped:
 		res.Outcome = wire.OutcomeSkip
 	}
-	if s.err != nil {
+	if s != nil && s.err != nil {
 		t.Fatal(s.err)
+	}
+	if tree != nil && tree.err != nil {
+		t.Fatal(tree.err)
 	}
 	if err := wire.AppendResult(cfg.Results, res); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// exploreShare explores a process's share of a test: under a split
+// search (tree), again as long as its finding was superseded by one
+// before it, since the parts before that one are still to run.
+func exploreShare(name string, opts Options, body func(), tree *treeShare) (*Report, error) {
+	for {
+		rep, err := Explore(name, opts, body)
+		if err != nil || tree == nil || !tree.superseded {
+			return rep, err
+		}
+		tree.superseded = false
+	}
+}
+
+// schedulesOf returns the schedules cfg explores per test.
+func schedulesOf(cfg wire.Config) int {
+	if cfg.Schedules > 0 {
+		return cfg.Schedules
+	}
+	return 1000
+}
+
+// deadlineOf returns t's deadline, or the zero time.
+func deadlineOf(t *testing.T) time.Time {
+	d, _ := t.Deadline()
+	return d
 }

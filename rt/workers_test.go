@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -53,16 +56,23 @@ func TestHelperRareRace(t *testing.T) {
 type runResult struct {
 	Outcome, Kind, Message string
 	Schedules              int
+	Exhausted              bool
 	Schedule               *wire.Schedule
 }
 
 func workersRun(t *testing.T, cfg wire.Config) runResult {
 	t.Helper()
-	out, res := runHelper(t, "TestHelperRareRace", cfg)
+	r, _ := helperRun(t, "TestHelperRareRace", cfg)
+	return r
+}
+
+func helperRun(t *testing.T, name string, cfg wire.Config) (runResult, string) {
+	t.Helper()
+	out, res := runHelper(t, name, cfg)
 	if len(res) != 1 {
 		t.Fatalf("%d results, want 1\n%s", len(res), out)
 	}
-	r := runResult{Outcome: res[0].Outcome, Kind: res[0].Kind, Message: res[0].Message, Schedules: res[0].Schedules}
+	r := runResult{Outcome: res[0].Outcome, Kind: res[0].Kind, Message: res[0].Message, Schedules: res[0].Schedules, Exhausted: res[0].Exhausted}
 	if res[0].Schedule != "" {
 		s, err := wire.ReadSchedule(res[0].Schedule)
 		if err != nil {
@@ -70,7 +80,7 @@ func workersRun(t *testing.T, cfg wire.Config) runResult {
 		}
 		r.Schedule = s
 	}
-	return r
+	return r, out
 }
 
 // The result of a run, the finding, the number of its schedule and the
@@ -160,4 +170,96 @@ func TestHelperBusy(t *testing.T) {
 			rt.TErrorf(t, "n = %d", n)
 		}
 	})
+}
+
+// TestHelperTree has a search tree of many schedules under dfs: $TREE_G
+// goroutines append to a list $TREE_K times each under a mutex, then
+// write a variable of their own $TREE_E times. It fails when the list is
+// $TREE_BAD.
+func TestHelperTree(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by TestWorkersSplitTheTree")
+	}
+	*rt.WorkerDelay = 0
+	*rt.TreeReport = func(by map[string]int) {
+		fmt.Printf("schedules by process: %v\n", by)
+	}
+	bad := os.Getenv("TREE_BAD")
+	gs, _ := strconv.Atoi(os.Getenv("TREE_G"))
+	ks, _ := strconv.Atoi(os.Getenv("TREE_K"))
+	es, _ := strconv.Atoi(os.Getenv("TREE_E"))
+	rt.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		var order []int
+		for g := 1; g <= gs; g++ {
+			rt.WGGo(&wg, func() {
+				for k := 0; k < ks; k++ {
+					rt.Lock(&mu, 0)
+					order = append(order, g)
+					rt.Unlock(&mu, 0)
+				}
+				own := 0
+				for e := 0; e < es; e++ {
+					rt.Write(&own, 0)
+					own++
+				}
+			}, 0)
+		}
+		rt.WGWait(&wg, 0)
+		if fmt.Sprint(order) == bad {
+			rt.TErrorf(t, "the order %v", order)
+		}
+	})
+}
+
+var byProcess = regexp.MustCompile(`schedules by process: map\[([^\]]*)\]`)
+
+// dfs and pcb split their search trees between worker processes: with
+// 2 or 3 workers a run reports what one process reports (the finding,
+// its number and its schedule file; or the schedules and whether the
+// space was covered), also when the search ends at -schedules, and when
+// its first finding comes past it.
+func TestWorkersSplitTheTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts test processes")
+	}
+	for _, c := range []struct {
+		name, strategy, g, k, e, bad string
+		schedules, preemptions       int
+		want                         runResult
+	}{
+		{"dfs finds", "dfs", "2", "1", "5", "[1 2]", 20000, 0, runResult{Outcome: "finding", Schedules: 6007}},
+		{"dfs covers", "dfs", "2", "1", "3", "", 40000, 0, runResult{Outcome: "pass", Schedules: 33775, Exhausted: true}},
+		{"dfs stops", "dfs", "2", "1", "3", "", 10000, 0, runResult{Outcome: "pass", Schedules: 10000}},
+		{"dfs finds past the end", "dfs", "2", "1", "6", "[1 2]", 20000, 0, runResult{Outcome: "pass", Schedules: 20000}},
+		{"pcb finds", "pcb", "2", "3", "2", "[2 1 2 1 2 1]", 20000, 4, runResult{Outcome: "finding", Schedules: 6406}},
+		{"pcb passes", "pcb", "2", "3", "2", "", 20000, 4, runResult{Outcome: "pass", Schedules: 6652}},
+		{"pcb stops", "pcb", "2", "3", "2", "", 3000, 4, runResult{Outcome: "pass", Schedules: 3000}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("TREE_G", c.g)
+			t.Setenv("TREE_K", c.k)
+			t.Setenv("TREE_E", c.e)
+			t.Setenv("TREE_BAD", c.bad)
+			cfg := wire.Config{Strategy: c.strategy, Schedules: c.schedules, Preemptions: c.preemptions}
+			one, _ := helperRun(t, "TestHelperTree", cfg)
+			if one.Outcome != c.want.Outcome || one.Schedules != c.want.Schedules || one.Exhausted != c.want.Exhausted {
+				t.Fatalf("one process: %s after %d schedules, covered %v; want %+v", one.Outcome, one.Schedules, one.Exhausted, c.want)
+			}
+			shared := false
+			for _, w := range []int{2, 3} {
+				cfg.Workers = w
+				got, out := helperRun(t, "TestHelperTree", cfg)
+				if !reflect.DeepEqual(got, one) {
+					t.Errorf("with %d workers\n%+v\nwith 1\n%+v", w, got, one)
+				}
+				m := byProcess.FindStringSubmatch(out)
+				shared = shared || m != nil && strings.Count(m[1], ":") > 1
+			}
+			if !shared {
+				t.Errorf("the parent ran every part of the search alone: the workers were not tested")
+			}
+		})
+	}
 }

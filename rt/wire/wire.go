@@ -286,6 +286,11 @@ type Result struct {
 	Predictions []Prediction `json:"predictions,omitempty"`
 	// MCR is what strategy mcr asked its solver.
 	MCR *MCRStats `json:"mcr,omitempty"`
+	// Parts, from a shard of a dfs or pcb search, are the parts of the
+	// search it explored, and Limit the schedules the whole search was
+	// allowed: Tally combines the shards' parts into the search's result.
+	Parts []Part `json:"parts,omitempty"`
+	Limit int    `json:"limit,omitempty"`
 }
 
 // RegressResult says how a regression run (strategy "regression") used

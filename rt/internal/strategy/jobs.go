@@ -12,7 +12,7 @@ package strategy
 //
 // dfs: the key of a job is 0 followed by its prefix; the subtree of a
 // prefix comes, in depth-first order, after the subtrees of the prefixes
-// it is greater than (CompareKeys). A job can give up the rest of its
+// it is greater than (wire.CompareKeys). A job can give up the rest of its
 // subtree while it runs (Split): the siblings to the right of its path,
 // at every depth, each a job whose prefix extends the job's own prefix.
 //
@@ -28,29 +28,9 @@ package strategy
 
 // A Job is a subtree of a systematic search.
 type Job struct {
-	Key    []int // its place in the sequential search (CompareKeys)
+	Key    []int // its place in the sequential search (wire.CompareKeys)
 	Prefix []int // the choices (option indexes) that lead to it
 	Level  int   // pcb: the preemptions its item has
-}
-
-// CompareKeys orders job keys as the sequential search runs the jobs: by
-// their first difference, and a key before the keys it is a prefix of.
-func CompareKeys(a, b []int) int {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		switch {
-		case a[i] < b[i]:
-			return -1
-		case a[i] > b[i]:
-			return 1
-		}
-	}
-	switch {
-	case len(a) < len(b):
-		return -1
-	case len(a) > len(b):
-		return 1
-	}
-	return 0
 }
 
 // RootJob is the job of the whole search.

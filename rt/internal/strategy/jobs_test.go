@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"interleave.dev/rt/wire"
 )
 
 // toy is a program of g goroutines of steps operations each: at every
@@ -108,10 +110,10 @@ func (s *scatter) Done(r JobResult) {
 // inOrder lists the leaves the jobs ran in the order of their keys, up
 // to the first finding.
 func (s *scatter) inOrder(t *testing.T) []string {
-	sort.Slice(s.done, func(a, b int) bool { return CompareKeys(s.done[a].job.Key, s.done[b].job.Key) < 0 })
+	sort.Slice(s.done, func(a, b int) bool { return wire.CompareKeys(s.done[a].job.Key, s.done[b].job.Key) < 0 })
 	var out []string
 	for i, r := range s.done {
-		if i > 0 && CompareKeys(s.done[i-1].job.Key, r.job.Key) == 0 {
+		if i > 0 && wire.CompareKeys(s.done[i-1].job.Key, r.job.Key) == 0 {
 			t.Fatalf("two jobs have the key %v", r.job.Key)
 		}
 		if r.res.Schedules != len(r.leaves) {
