@@ -110,7 +110,7 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 	var split *pool
 	var tree *treeShare
 	if kind != splitNone {
-		if split, err = startPool(t, cfg, kind, &opts); err != nil {
+		if split, err = startPool(t, cfg, kind, &opts, func() { runTest(t, body) }); err != nil {
 			t.Fatal(err)
 		}
 		tree = split.tree

@@ -203,10 +203,10 @@ type worker struct {
 }
 
 // startPool prepares the exploration of t split as cfg says (a split
-// of kind splitSchedules or splitTree), and starts the workers after
-// workerDelay if the parent is still exploring then; opts is set to
-// explore the parent's share.
-func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options) (*pool, error) {
+// of kind splitSchedules or splitTree, whose jobs body may be run to
+// find), and starts the workers after workerDelay if the parent is
+// still exploring then; opts is set to explore the parent's share.
+func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func()) (*pool, error) {
 	p := &pool{t: t, cfg: cfg, start: time.Now(), spawned: make(chan struct{})}
 	dir := ""
 	if cfg.Workers > 1 || kind == splitTree {
@@ -217,7 +217,7 @@ func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options) (*pool, e
 		p.dir = dir
 	}
 	if kind == splitTree {
-		jobs, err := shardJobs(cfg, *opts)
+		jobs, err := treeJobs(cfg, t.Name(), *opts, body)
 		if err == nil {
 			p.tree, err = openTree(dir, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadlineOf(t), jobs)
 		}
@@ -399,7 +399,8 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 // tallyTree gives rep, without a finding, the schedules and the verdict
 // of the split search, which the processes' own counts are not: they
 // count schedules past the search's end, which it leaves out. A shard's
-// report keeps its parts, for "interleave merge".
+// report keeps its parts, for "interleave merge", and its schedules and
+// finding are numbered within its share.
 func (p *pool) tallyTree(rep *Report) {
 	parts := p.tree.parts()
 	if treeReport != nil {
@@ -411,6 +412,7 @@ func (p *pool) tallyTree(rep *Report) {
 	}
 	if p.cfg.Shard != "" {
 		rep.parts = parts
+		rep.Exhausted = false // its share is; "interleave merge" says whether the whole space was
 	}
 }
 

@@ -263,3 +263,70 @@ func TestWorkersSplitTheTree(t *testing.T) {
 		})
 	}
 }
+
+// The shards of a dfs or pcb search explore parts of it whose tally
+// (wire.Tally, as "interleave merge" does it) is the run of one process:
+// the same schedules and verdict, or the same finding, numbered alike,
+// in the same schedule file but for the number the shard gave it within
+// its share.
+func TestShardsSplitTheTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts test processes")
+	}
+	for _, c := range []struct {
+		name, strategy, g, k, e, bad string
+		schedules, preemptions       int
+	}{
+		{"dfs finds", "dfs", "2", "1", "5", "[1 2]", 20000, 0},
+		{"dfs covers", "dfs", "2", "1", "3", "", 40000, 0},
+		{"dfs stops", "dfs", "2", "1", "3", "", 10000, 0},
+		{"dfs finds past the end", "dfs", "2", "1", "6", "[1 2]", 20000, 0},
+		{"pcb finds", "pcb", "2", "3", "2", "[2 1 2 1 2 1]", 20000, 4},
+		{"pcb passes", "pcb", "2", "3", "2", "", 20000, 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("TREE_G", c.g)
+			t.Setenv("TREE_K", c.k)
+			t.Setenv("TREE_E", c.e)
+			t.Setenv("TREE_BAD", c.bad)
+			cfg := wire.Config{Strategy: c.strategy, Schedules: c.schedules, Preemptions: c.preemptions}
+			one, _ := helperRun(t, "TestHelperTree", cfg)
+			for _, n := range []int{2, 3} {
+				var parts []wire.Part
+				var found []wire.Result
+				for k := 0; k < n; k++ {
+					cfg.Shard = fmt.Sprintf("%d/%d", k, n)
+					cfg.Workers = 1 + k%2 // the second shard with a worker
+					out, res := runHelper(t, "TestHelperTree", cfg)
+					if len(res) != 1 || res[0].Limit != c.schedules || len(res[0].Parts) == 0 {
+						t.Fatalf("shard %s: %+v\n%s", cfg.Shard, res, out)
+					}
+					parts = append(parts, res[0].Parts...)
+					if res[0].Kind != "" {
+						found = append(found, res[0])
+					}
+				}
+				tl := wire.Tally(parts, c.schedules)
+				got := runResult{Outcome: "pass", Schedules: tl.Schedules, Exhausted: tl.Exhausted}
+				if tl.Finding >= 0 {
+					got.Outcome = "finding"
+					for _, r := range found {
+						for _, p := range r.Parts {
+							if p.Finding && reflect.DeepEqual(p.Key, parts[tl.Finding].Key) {
+								s, err := wire.ReadSchedule(r.Schedule)
+								if err != nil {
+									t.Fatal(err)
+								}
+								s.Iteration = tl.Schedules
+								got.Kind, got.Message, got.Schedule = r.Kind, r.Message, s
+							}
+						}
+					}
+				}
+				if !reflect.DeepEqual(got, one) {
+					t.Errorf("%d shards\n%+v\none process\n%+v", n, got, one)
+				}
+			}
+		})
+	}
+}

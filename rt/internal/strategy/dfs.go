@@ -96,14 +96,23 @@ func (s *DFS) advance() bool {
 
 // split implements subtree.
 func (s *DFS) split() []Job {
+	out := rest(s.runner.job, s.below(), s.stack)
+	s.stack = s.stack[:0]
+	return out
+}
+
+// below returns the choices of the last schedule below the job's
+// prefix.
+func (s *DFS) below() []int {
 	path := make([]int, len(s.stack))
 	for i, f := range s.stack {
 		path[i] = f.chosen
 	}
-	out := rest(s.runner.job, path, s.stack)
-	s.stack = s.stack[:0]
-	return out
+	return path
 }
+
+// choices implements subtree.
+func (s *DFS) choices() []int { return append(append([]int(nil), s.prefix...), s.below()...) }
 
 // result implements subtree.
 func (s *DFS) result() JobResult { return JobResult{Incomplete: s.cut || s.inexact} }

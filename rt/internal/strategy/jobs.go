@@ -65,6 +65,9 @@ type JobResult struct {
 	// Children are the jobs it made: the rest of its subtree it gave up
 	// (Split), and pcb's items of the next bound that it met.
 	Children []Job
+	// Path, when it was split or found something, is the choices of its
+	// last schedule.
+	Path []int
 }
 
 // Jobs hands the jobs of a split search out to a strategy and takes
@@ -92,6 +95,9 @@ type subtree interface {
 	// result gives the job's flags and the jobs it met (its Children
 	// without what split returned).
 	result() JobResult
+	// choices returns the choices of the last schedule, before advance
+	// or split.
+	choices() []int
 }
 
 // jobRunner runs the jobs a Jobs hands out, one after another, with a
@@ -107,18 +113,19 @@ type jobRunner struct {
 // job. It returns false when there is no job left.
 func (r *jobRunner) begin(t subtree) bool {
 	if r.active {
-		var split []Job
+		var path []int
+		var rest []Job
 		act := r.jobs.Between(r.ran)
 		if act == Split {
-			split = t.split()
+			path, rest = t.choices(), t.split()
 			act = Go
 		}
-		if act == Go && split == nil && t.advance() {
+		if act == Go && rest == nil && t.advance() {
 			return true
 		}
 		res := t.result()
-		res.Schedules, res.Ended = r.ran, act == Go
-		res.Children = append(res.Children, split...)
+		res.Schedules, res.Ended, res.Path = r.ran, act == Go, path
+		res.Children = append(res.Children, rest...)
 		r.active = false
 		r.jobs.Done(res)
 	}
@@ -140,7 +147,7 @@ func (r *jobRunner) end(t subtree, o Outcome) {
 	r.ran++
 	if o.Finding {
 		res := t.result()
-		res.Schedules, res.Finding = r.ran, true
+		res.Schedules, res.Finding, res.Path = r.ran, true, t.choices()
 		r.active = false
 		r.jobs.Done(res)
 	}

@@ -112,6 +112,9 @@ func (s *PCB) split() []Job {
 	return out
 }
 
+// choices implements subtree.
+func (s *PCB) choices() []int { return append([]int(nil), s.path...) }
+
 // result implements subtree: the items of the next bound the job met, in
 // the order it met them.
 func (s *PCB) result() JobResult {
