@@ -579,6 +579,7 @@ func splitBoundedDPOR(t testing.TB, p textbook, optimal bool, bound, limit int, 
 	t.Helper()
 	lr := strategy.NewLocalRounds(optimal, bound, limit)
 	lr.Shuffle = shuffle
+	lr.Encode = shuffle != nil // as between processes
 	r := runSystematic(t, strategy.CountTraces(strategy.NewDPORJobs(lr, optimal, bound, 0)), p, limit)
 	r.exhausted, r.blocked = lr.Complete(), lr.SleepBlocked
 	if bound >= 0 {
@@ -591,7 +592,8 @@ func splitBoundedDPOR(t testing.TB, p textbook, optimal bool, bound, limit int, 
 // and with source sets, covers its space and reaches exactly the
 // outcomes and the Mazurkiewicz traces of the sequential search (of dfs
 // where dfs finishes), on the small textbook programs and on larger
-// ones; and a round's jobs run in any order give the same search.
+// ones; and a round's jobs run in any order, their results encoded and
+// decoded as between processes, give the same search.
 func TestSplitDPOR(t *testing.T) {
 	progs := smallTextbooks()
 	if !testing.Short() {

@@ -63,14 +63,29 @@ import (
 // dpor search.
 const DPORFloor = 64
 
-// A DPORJob is an option of a skeleton node of a split dpor search: the
-// path to the node (its nodes, each with the option the path takes) and,
-// last, the node with the job's option taken.
+// A DPORJob is an option of a skeleton node of a split dpor search, and
+// the wakeup subtree that option follows.
 type DPORJob struct {
 	Round, Index int // the round, and the job's place in it
 	Floor        int32
-	path         []dnode
-	node         *cnode // the coordinator's node (nil for the first job)
+	node         *cnode // the skeleton's node (nil for the first job)
+	opt          int    // the option at node
+	sub          *wnode
+}
+
+// chain returns the nodes from the root to the job's node, and the
+// options the path takes at each (the job's at its node).
+func (j *DPORJob) chain() ([]*cnode, []int) {
+	var xs []*cnode
+	var chosen []int
+	for x, at := j.node, j.opt; x != nil; x, at = x.parent, x.at {
+		xs, chosen = append(xs, x), append(chosen, at)
+	}
+	for i, k := 0, len(xs)-1; i < k; i, k = i+1, k-1 {
+		xs[i], xs[k] = xs[k], xs[i]
+		chosen[i], chosen[k] = chosen[k], chosen[i]
+	}
+	return xs, chosen
 }
 
 // DPORResult is what exploring a DPORJob gave: its executions, whether
@@ -166,13 +181,27 @@ func (s *DPOR) startJob(j *DPORJob) {
 	s.job, s.ran, s.exports, s.firstLen = j, 0, nil, 0
 	s.cut, s.inexact = false, false
 	s.SleepBlocked, s.Diverged = 0, 0
-	s.nodes = append(s.nodes[:0], j.path...)
-	s.root = int32(len(j.path) - 1)
+	// The path's nodes: the job only reads them, but the footprint of
+	// its option at its node (the root), which it records in a copy.
+	depth := 0
+	for x := j.node; x != nil; x = x.parent {
+		depth++
+	}
+	s.nodes = s.nodes[:0]
+	for i := 0; i < depth; i++ {
+		s.nodes = append(s.nodes, dnode{})
+	}
+	for x, at, i := j.node, j.opt, depth-1; x != nil; x, at, i = x.parent, x.at, i-1 {
+		s.nodes[i] = x.n
+		s.nodes[i].chosen = at
+	}
+	s.root = int32(depth - 1)
 	s.floor = max(j.Floor, s.root+1)
 	if s.root >= 0 {
 		n := &s.nodes[s.root]
-		if k := n.chosen; n.sub != nil && n.sub[k] != nil {
-			s.gcur, s.grem, s.gfrom = n.sub[k], true, len(s.nodes)
+		n.fps = append([][]event.Event(nil), n.fps...)
+		if j.sub != nil {
+			s.gcur, s.grem, s.gfrom = j.sub, true, len(s.nodes)
 		}
 	}
 }
@@ -255,16 +284,15 @@ func (t *DPORTree) Round() []*DPORJob {
 		t.walk(t.root, func(c *cnode) {
 			if k := t.supplement(c); k >= 0 {
 				// The option again, following what was inserted after it.
-				path := t.path(c, k)
-				root := &path[len(path)-1]
-				if root.sub == nil {
-					root.sub = make([]*wnode, len(root.done))
-				}
-				root.sub[k], c.supp[k] = c.supp[k], nil
-				jobs = append(jobs, &DPORJob{Floor: t.floor, path: path, node: c})
+				jobs = append(jobs, &DPORJob{Floor: t.floor, node: c, opt: k, sub: c.supp[k]})
+				c.supp[k] = nil
 			} else if k := t.pending(&c.n); k >= 0 {
 				c.n.start(k)
-				jobs = append(jobs, &DPORJob{Floor: t.floor, path: t.path(c, k), node: c})
+				var sub *wnode
+				if c.n.sub != nil {
+					sub = c.n.sub[k]
+				}
+				jobs = append(jobs, &DPORJob{Floor: t.floor, node: c, opt: k, sub: sub})
 			}
 		})
 	}
@@ -326,26 +354,6 @@ func (t *DPORTree) supplement(c *cnode) int {
 	return -1
 }
 
-// path returns the nodes from the root to c, each with the option the
-// path takes chosen, and k at c. A job only reads them, but for the
-// footprint of its option at c (the copy's own), and the wakeup subtree
-// of that option, which the search reads no more once it is explored.
-func (t *DPORTree) path(c *cnode, k int) []dnode {
-	var out []dnode
-	for x, at := c, k; x != nil; x, at = x.parent, x.at {
-		n := x.n
-		n.chosen = at
-		if x == c {
-			n.fps = append([][]event.Event(nil), n.fps...)
-		}
-		out = append(out, n)
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
-}
-
 // Merge merges the results of a round, given in the order of its jobs.
 // The jobs' nodes are attached before any race is reversed, so that a
 // race that goes below an option another job of the round explored finds
@@ -355,7 +363,7 @@ func (t *DPORTree) Merge(results []*DPORResult) {
 		j := r.Job
 		c, k := j.node, -1
 		if c != nil {
-			k = j.path[len(j.path)-1].chosen
+			k = j.opt
 			if r.fp != nil {
 				c.n.fps[k] = r.fp
 			}
@@ -369,8 +377,12 @@ func (t *DPORTree) Merge(results []*DPORResult) {
 		}
 	}
 	for _, r := range results {
+		if len(r.races) == 0 {
+			continue
+		}
+		xs, chosen := r.Job.chain()
 		for _, rc := range r.races {
-			t.reverse(r.Job, rc)
+			t.reverse(xs, chosen, rc)
 		}
 	}
 	if t.root != nil {
@@ -399,19 +411,12 @@ func (t *DPORTree) attach(c *cnode, k int, created []dnode) (*cnode, int) {
 	return c, k
 }
 
-// reverse reverses a race a job returned, at the node of its path.
-func (t *DPORTree) reverse(j *DPORJob, rc dporRace) {
-	// The nodes of the job's path, as the skeleton has them now.
-	var xs []*cnode
-	for x := j.node; x != nil; x = x.parent {
-		xs = append(xs, x)
-	}
-	for i, k := 0, len(xs)-1; i < k; i, k = i+1, k-1 {
-		xs[i], xs[k] = xs[k], xs[i]
-	}
-	xs = xs[:rc.Node+1]
+// reverse reverses a race a job returned, at the node of its path: xs
+// are the path's nodes, as the skeleton has them now, and chosen the
+// options it takes.
+func (t *DPORTree) reverse(xs []*cnode, chosen []int, rc dporRace) {
 	if rc.W != nil {
-		t.insert(xs[rc.Node], j.path[rc.Node].chosen, rc.W)
+		t.insert(xs[rc.Node], chosen[rc.Node], rc.W)
 		return
 	}
 	// Source sets: dpor's backtrack, on copies of the path's nodes with
@@ -419,9 +424,9 @@ func (t *DPORTree) reverse(j *DPORJob, rc dporRace) {
 	// walks up them).
 	sc := t.scratch
 	sc.nodes = sc.nodes[:0]
-	for i, x := range xs {
+	for i, x := range xs[:rc.Node+1] {
 		n := x.n
-		n.chosen = j.path[i].chosen
+		n.chosen = chosen[i]
 		sc.nodes = append(sc.nodes, n)
 	}
 	init := map[int32]bool{}
@@ -429,7 +434,7 @@ func (t *DPORTree) reverse(j *DPORJob, rc dporRace) {
 		init[g] = true
 	}
 	sc.backtrack(rc.Node, init, rc.G)
-	for i, x := range xs {
+	for i, x := range xs[:rc.Node+1] {
 		x.n = sc.nodes[i]
 	}
 }
@@ -629,6 +634,9 @@ type LocalRounds struct {
 	Tree    *DPORTree
 	Limit   int // executions at most
 	Shuffle func(jobs []*DPORJob)
+	// Encode (tests) has every result encoded and decoded before the
+	// merge, as it travels between processes.
+	Encode bool
 
 	queue   []*DPORJob
 	results []*DPORResult
@@ -684,6 +692,14 @@ func (l *LocalRounds) Between(ran int) Action {
 
 // Done implements DPORJobs.
 func (l *LocalRounds) Done(r *DPORResult) {
+	if l.Encode {
+		b, _ := r.MarshalBinary()
+		job := r.Job
+		var err error
+		if r, err = UnmarshalDPORResult(b, func(int, int) *DPORJob { return job }); err != nil {
+			panic(err)
+		}
+	}
 	l.results = append(l.results, r)
 	l.ran += r.Executions
 	l.SleepBlocked += r.SleepBlocked
