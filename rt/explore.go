@@ -62,9 +62,11 @@ type Options struct {
 	// only; see sched.Config.Next).
 	Next func() int
 	// jobs, for dfs and pcb, hands out the parts of a search split
-	// between processes (split.go), and number says what number the
-	// sequential search gives a finding (false: it is not the search's).
+	// between processes (split.go), rounds those of dpor (rounds.go), and
+	// number says what number the sequential search gives a finding
+	// (false: it is not the search's).
 	jobs   strategy.Jobs
+	rounds strategy.DPORJobs
 	number func() (int, bool)
 	// Progress, when set, is called between schedules, at most every
 	// 200ms, with the number of schedules run so far, the time spent and,
@@ -148,7 +150,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR, Jobs: opts.jobs}
+	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR, Jobs: opts.jobs, Rounds: opts.rounds}
 	var hash uint64
 	first := 1
 	fixedOrder := strategy.Systematic(opts.Strategy)
@@ -294,7 +296,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		FixedOrder:     fixedOrder,
 		Next:           opts.Next,
 	}
-	if opts.jobs != nil {
+	if opts.jobs != nil || opts.rounds != nil {
 		scfg.Schedules = math.MaxInt32 // the jobs end the search
 	}
 	if opts.Progress != nil {

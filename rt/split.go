@@ -1,11 +1,8 @@
 package rt
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -52,22 +49,13 @@ import (
 // many.
 const treeCheckEvery = 4
 
-// treeWaitMax bounds the pause between two reads of the log of a
-// process that waits for a job or for the jobs before its finding.
-const treeWaitMax = 20 * time.Millisecond
-
 // treeShare is one process's side of a search tree split between
 // processes. It implements strategy.Jobs.
 type treeShare struct {
-	dir      string
-	limit    int          // the schedules of the whole search
-	self     string       // names this process in claims and its hunger mark
-	deadline time.Time    // waiting gives up then (zero: never)
-	alive    func() error // says why waiting is pointless, or nil
-
-	log  *os.File // the log, appended to and read from
-	off  int64    // how far it was read
-	part []byte   // a record still being written when it was read
+	splitWait
+	limit int    // the schedules of the whole search
+	self  string // names this process in claims and its hunger mark
+	log   *splitLog
 
 	jobs   map[string]*treeJob
 	order  jobList
@@ -75,9 +63,8 @@ type treeShare struct {
 	active int             // jobs claimed and not ended
 	hunger map[string]bool // the processes waiting for a job
 
-	cur        *treeJob // the job this process explores
-	lb         int      // schedules of the jobs before it, when last read
-	calls      int
+	cur *treeJob // the job this process explores
+	pace
 	hungry     bool
 	superseded bool // the last finding of this process was not the first
 	err        error
@@ -94,46 +81,41 @@ type treeJob struct {
 	blk     *jobBlock // where it is in the jobList
 }
 
-// treeLog is the name of the log in the directory.
-const treeLog = "tree.log"
+// splitLogName is the name of the log in the directory of a split test.
+const splitLogName = "split.log"
 
 // openTree opens the share of a process in dir, creating the log; jobs
 // are published first (the jobs of the search, from the process that
 // starts it).
 func openTree(dir string, limit int, self string, deadline time.Time, jobs []strategy.Job) (*treeShare, error) {
-	f, err := os.OpenFile(filepath.Join(dir, treeLog), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	l, err := openLog(filepath.Join(dir, splitLogName))
 	if err != nil {
-		return nil, fmt.Errorf("interleave: splitting the search: %w", err)
+		return nil, err
 	}
-	s := &treeShare{dir: dir, limit: limit, self: self, deadline: deadline, log: f, jobs: map[string]*treeJob{}, hunger: map[string]bool{}}
+	s := &treeShare{splitWait: splitWait{deadline: deadline}, limit: limit, self: self, log: l, jobs: map[string]*treeJob{}, hunger: map[string]bool{}}
 	if err := s.publish(jobs); err != nil {
-		f.Close()
+		l.close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// treeExited notes in the log in dir that process pid exited: a part
-// of the search it had claimed and not ended is lost, and the search
-// with it, which the processes reading the log then say.
-func treeExited(dir string, pid int) error {
-	f, err := os.OpenFile(filepath.Join(dir, treeLog), os.O_WRONLY|os.O_APPEND, 0o644)
-	if err == nil {
-		_, err = fmt.Fprintf(f, "X %d\n", pid)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
+// noteExit notes in the log in dir that process pid exited: a part of
+// the search it had claimed and not ended is lost, and the search with
+// it, which the processes reading the log then say.
+func noteExit(dir string, pid int) error {
+	l, err := openLog(filepath.Join(dir, splitLogName))
 	if err != nil {
-		return fmt.Errorf("interleave: splitting the search: %w", err)
+		return err
 	}
-	return nil
+	defer l.close()
+	return l.appendLine("X", strconv.Itoa(pid))
 }
 
 // close closes the log and takes this process's hunger mark away.
 func (s *treeShare) close() {
 	s.setHungry(false)
-	s.log.Close()
+	s.log.close()
 }
 
 // keyString encodes a key or a prefix: its numbers separated by commas,
@@ -167,18 +149,10 @@ func parseInts(s string) ([]int, error) {
 	return out, nil
 }
 
-// appendRecord appends one record to the log.
-func (s *treeShare) appendRecord(fields ...string) error {
-	if _, err := s.log.Write([]byte(strings.Join(fields, " ") + "\n")); err != nil {
-		return fmt.Errorf("interleave: splitting the search: %w", err)
-	}
-	return nil
-}
-
 // publish adds jobs to the log.
 func (s *treeShare) publish(jobs []strategy.Job) error {
 	for _, j := range jobs {
-		if err := s.appendRecord("J", keyString(j.Key), strconv.Itoa(j.Level), keyString(j.Prefix)); err != nil {
+		if err := s.log.appendLine("J", keyString(j.Key), strconv.Itoa(j.Level), keyString(j.Prefix)); err != nil {
 			return err
 		}
 	}
@@ -187,28 +161,8 @@ func (s *treeShare) publish(jobs []strategy.Job) error {
 
 // refresh reads the records added to the log since the last read.
 func (s *treeShare) refresh() {
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := s.log.ReadAt(buf, s.off)
-		s.off += int64(n)
-		s.part = append(s.part, buf[:n]...)
-		if err != nil || n < len(buf) {
-			if err != nil && !errors.Is(err, io.EOF) && s.err == nil {
-				s.err = fmt.Errorf("interleave: reading the split search's log: %w", err)
-			}
-			break
-		}
-	}
-	for {
-		i := bytes.IndexByte(s.part, '\n')
-		if i < 0 {
-			return
-		}
-		line := string(s.part[:i])
-		s.part = s.part[i+1:]
-		if err := s.apply(strings.Fields(line)); err != nil && s.err == nil {
-			s.err = fmt.Errorf("interleave: splitting the search: %q: %w", line, err)
-		}
+	if err := s.log.lines(s.apply); err != nil && s.err == nil {
+		s.err = err
 	}
 }
 
@@ -309,7 +263,7 @@ func (s *treeShare) claimable() *treeJob {
 // claim takes tj if no other process did: the first claim in the log
 // holds.
 func (s *treeShare) claim(tj *treeJob) bool {
-	if err := s.appendRecord("C", tj.name, s.self); err != nil {
+	if err := s.log.appendLine("C", tj.name, s.self); err != nil {
 		if s.err == nil {
 			s.err = err
 		}
@@ -330,7 +284,7 @@ func (s *treeShare) setHungry(h bool) {
 	if h {
 		r = "H"
 	}
-	if err := s.appendRecord(r, s.self); err != nil && s.err == nil {
+	if err := s.log.appendLine(r, s.self); err != nil && s.err == nil {
 		s.err = err
 	}
 }
@@ -340,25 +294,14 @@ func (s *treeShare) othersHungry() bool {
 	return len(s.hunger) > 1 || len(s.hunger) == 1 && !s.hunger[s.self]
 }
 
-// wait pauses between two reads of the log; it returns false past the
-// deadline, or when alive says the wait is pointless.
+// wait pauses between two reads of the log; false: waiting is over.
 func (s *treeShare) wait(d *time.Duration, what string) bool {
-	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+	if err := s.splitWait.wait(d, what); err != nil {
 		if s.err == nil {
-			s.err = fmt.Errorf("interleave: the split search gave up waiting %s at the test's deadline (go test -timeout)", what)
+			s.err = err
 		}
 		return false
 	}
-	if s.alive != nil {
-		if err := s.alive(); err != nil {
-			if s.err == nil {
-				s.err = fmt.Errorf("interleave: the split search stopped waiting %s: %w", what, err)
-			}
-			return false
-		}
-	}
-	time.Sleep(*d)
-	*d = min(2**d, treeWaitMax)
 	return true
 }
 
@@ -392,13 +335,28 @@ func (s *treeShare) Next() (strategy.Job, bool) {
 	return strategy.Job{}, false
 }
 
+// pace decides, before each schedule of a job after its first, what
+// needs no look at the log: the job stops once the schedules of the
+// jobs before it (lb, when last read) and its own reach the search's
+// limit; else the log is read every treeCheckEvery schedules.
+type pace struct {
+	lb, calls int
+}
+
+// due returns what to do with the job when look is false, else that it
+// is time to read the log.
+func (p *pace) due(ran, limit int) (act strategy.Action, look bool) {
+	if p.lb+ran >= limit {
+		return strategy.Stop, false
+	}
+	p.calls++
+	return strategy.Go, p.calls%treeCheckEvery == 0
+}
+
 // Between implements strategy.Jobs.
 func (s *treeShare) Between(ran int) strategy.Action {
-	if s.lb+ran >= s.limit {
-		return strategy.Stop
-	}
-	if s.calls++; s.calls%treeCheckEvery != 0 {
-		return strategy.Go
+	if act, look := s.due(ran, s.limit); !look {
+		return act
 	}
 	s.refresh()
 	s.lb, _ = s.order.before(s.cur)
@@ -428,7 +386,7 @@ func (s *treeShare) Done(r strategy.JobResult) {
 	}
 	err := s.publish(r.Children)
 	if err == nil {
-		err = s.appendRecord("D", s.cur.name, strconv.Itoa(r.Schedules), flags)
+		err = s.log.appendLine("D", s.cur.name, strconv.Itoa(r.Schedules), flags)
 	}
 	if err != nil && s.err == nil {
 		s.err = err
@@ -463,8 +421,8 @@ func (s *treeShare) number() (n int, ok bool) {
 	}
 }
 
-// treeReport, when set (tests), is given the schedules of a split
-// search's parts each process ran.
+// treeReport, when set (tests), is given the schedules each process ran
+// of a split search (dfs, pcb, dpor).
 var treeReport func(schedulesByProcess map[string]int)
 
 // byProcess returns the schedules of the parts each process ran.

@@ -108,16 +108,16 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 		return
 	}
 	var split *pool
-	var tree *treeShare
+	var more func() bool
 	if kind != splitNone {
 		if split, err = startPool(t, cfg, kind, &opts, func() { runTest(t, body) }); err != nil {
 			t.Fatal(err)
 		}
-		tree = split.tree
+		more = again(split.tree, split.rounds)
 	}
 	before := explored
 	explored = append(explored, t.Name())
-	rep, err := exploreShare(t.Name(), opts, func() { runTest(t, body) }, tree)
+	rep, err := exploreShare(t.Name(), opts, func() { runTest(t, body) }, more)
 	if split != nil {
 		var perr error
 		rep, perr = split.finish(rep)

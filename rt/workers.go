@@ -52,11 +52,17 @@ const (
 	splitNone      = iota
 	splitSchedules // random, pct: schedule numbers (this file)
 	splitTree      // dfs, pcb: subtrees (split.go)
+	splitRounds    // dpor: rounds of jobs (rounds.go)
 )
 
 // splits says how cfg splits its tests' explorations between processes
-// or shards.
+// or shards. dpor explores in rounds whenever the driver sets Workers,
+// one worker too, so that its result does not depend on their number;
+// shards it has none (cmd/interleave refuses them).
 func splits(cfg wire.Config) int {
+	if cfg.Strategy == "dpor" && (cfg.Workers >= 1 || cfg.Worker != "") && cfg.Shard == "" {
+		return splitRounds
+	}
 	if cfg.Workers <= 1 && cfg.Shard == "" && cfg.Worker == "" {
 		return splitNone
 	}
@@ -180,12 +186,13 @@ func lowestFound(path string) int {
 
 // pool is the parent's side of a test explored by several processes.
 type pool struct {
-	t     *testing.T
-	cfg   wire.Config
-	dir   string
-	share *share     // schedule numbers (random, pct)
-	tree  *treeShare // subtrees (dfs, pcb)
-	start time.Time
+	t      *testing.T
+	cfg    wire.Config
+	dir    string
+	share  *share      // schedule numbers (random, pct)
+	tree   *treeShare  // subtrees (dfs, pcb)
+	rounds *roundShare // rounds (dpor)
+	start  time.Time
 
 	mu      sync.Mutex
 	done    bool // the parent's exploration ended: start no worker
@@ -209,14 +216,22 @@ type worker struct {
 func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func()) (*pool, error) {
 	p := &pool{t: t, cfg: cfg, start: time.Now(), spawned: make(chan struct{})}
 	dir := ""
-	if cfg.Workers > 1 || kind == splitTree {
+	if cfg.Workers > 1 || kind == splitTree || kind == splitRounds {
 		var err error
 		if dir, err = os.MkdirTemp("", "interleave-workers-"); err != nil {
 			return nil, fmt.Errorf("interleave: creating the workers' directory: %w", err)
 		}
 		p.dir = dir
 	}
-	if kind == splitTree {
+	switch kind {
+	case splitRounds:
+		var err error
+		if p.rounds, err = openDPORRounds(dir, cfg, deadlineOf(t)); err != nil {
+			p.cleanup()
+			return nil, err
+		}
+		opts.rounds, opts.number = p.rounds, p.rounds.number
+	case splitTree:
 		jobs, err := treeJobs(cfg, t.Name(), *opts, body)
 		if err == nil {
 			p.tree, err = openTree(dir, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadlineOf(t), jobs)
@@ -226,7 +241,7 @@ func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func
 			return nil, err
 		}
 		opts.jobs, opts.number = p.tree, p.tree.number
-	} else {
+	default:
 		s, err := newShare(cfg, dir)
 		if err != nil {
 			p.cleanup()
@@ -300,9 +315,9 @@ func (p *pool) spawn(w int) *worker {
 	}
 	go func() {
 		wk.err = wk.cmd.Wait()
-		if p.tree != nil {
+		if p.tree != nil || p.rounds != nil {
 			// The processes that wait for a part it had claimed stop.
-			if err := treeExited(p.dir, wk.cmd.Process.Pid); err != nil && wk.err == nil {
+			if err := noteExit(p.dir, wk.cmd.Process.Pid); err != nil && wk.err == nil {
 				wk.err = err
 			}
 		}
@@ -322,6 +337,9 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 	}
 	if p.tree != nil {
 		defer p.tree.close()
+	}
+	if p.rounds != nil {
+		defer p.rounds.close()
 	}
 	if rep == nil {
 		p.mu.Lock()
@@ -388,6 +406,18 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 		p.tallyTree(rep)
 		if p.tree.err != nil {
 			errs = append(errs, p.tree.err.Error())
+		}
+	}
+	if r := p.rounds; r != nil {
+		r.refresh()
+		if treeReport != nil {
+			treeReport(r.byProcess())
+		}
+		if rep.Kind == "" {
+			rep.Schedules, rep.Exhausted = r.tally()
+		}
+		if r.err != nil {
+			errs = append(errs, r.err.Error())
 		}
 	}
 	if len(errs) > 0 {
@@ -478,22 +508,25 @@ func (p *pool) cleanup() {
 func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, body func(t *testing.T)) {
 	var s *share
 	var tree *treeShare
+	var rounds *roundShare
 	var err error
-	if kind == splitTree {
+	switch kind {
+	case splitRounds:
+		if rounds, err = openDPORRounds(cfg.Worker, cfg, deadlineOf(t)); err != nil {
+			t.Fatal(err)
+		}
+		defer rounds.close()
+		rounds.alive = parentAlive()
+		opts.rounds, opts.number = rounds, rounds.number
+	case splitTree:
 		tree, err = openTree(cfg.Worker, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadlineOf(t), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer tree.close()
-		ppid := os.Getppid()
-		tree.alive = func() error {
-			if os.Getppid() != ppid {
-				return errors.New("the process that started this one exited")
-			}
-			return nil
-		}
+		tree.alive = parentAlive()
 		opts.jobs, opts.number = tree, tree.number
-	} else {
+	default:
 		if s, err = newShare(cfg, cfg.Worker); err != nil {
 			t.Fatal(err)
 		}
@@ -506,7 +539,7 @@ func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, body func(
 		}
 		opts.Next = s.next
 	}
-	rep, err := exploreShare(t.Name(), opts, func() { runTest(t, body) }, tree)
+	rep, err := exploreShare(t.Name(), opts, func() { runTest(t, body) }, again(tree, rounds))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,22 +568,54 @@ func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, body func(
 	if tree != nil && tree.err != nil {
 		t.Fatal(tree.err)
 	}
+	if rounds != nil && rounds.err != nil {
+		t.Fatal(rounds.err)
+	}
 	if err := wire.AppendResult(cfg.Results, res); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // exploreShare explores a process's share of a test: under a split
-// search (tree), again as long as its finding was superseded by one
+// search, again as long as again says its finding was superseded by one
 // before it, since the parts before that one are still to run.
-func exploreShare(name string, opts Options, body func(), tree *treeShare) (*Report, error) {
+func exploreShare(name string, opts Options, body func(), again func() bool) (*Report, error) {
 	for {
 		rep, err := Explore(name, opts, body)
-		if err != nil || tree == nil || !tree.superseded {
+		if err != nil || again == nil || !again() {
 			return rep, err
 		}
-		tree.superseded = false
 	}
+}
+
+// again returns, for the share of a split search (nil: none), whether
+// its last finding was superseded (and notes that it was told).
+func again(tree *treeShare, rounds *roundShare) func() bool {
+	switch {
+	case tree != nil:
+		return func() bool {
+			s := tree.superseded
+			tree.superseded = false
+			return s
+		}
+	case rounds != nil:
+		return func() bool {
+			s := rounds.superseded
+			rounds.superseded = false
+			return s
+		}
+	}
+	return nil
+}
+
+// openDPORRounds opens this process's share of the dpor search of cfg
+// split into rounds, in dir.
+func openDPORRounds(dir string, cfg wire.Config, deadline time.Time) (*roundShare, error) {
+	bound := cfg.Preemptions
+	if bound <= 0 {
+		bound = -1
+	}
+	return openRounds(dir, cfg.DPOR != "source" && bound < 0, bound, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadline)
 }
 
 // schedulesOf returns the schedules cfg explores per test.

@@ -215,6 +215,26 @@ func TestHelperTree(t *testing.T) {
 
 var byProcess = regexp.MustCompile(`schedules by process: map\[([^\]]*)\]`)
 
+// sameWithWorkers checks that the helper run with cfg and 2 or 3
+// workers reports one, what it reports with 1, and that the workers took
+// part in one of these runs.
+func sameWithWorkers(t *testing.T, helper string, cfg wire.Config, one runResult) {
+	t.Helper()
+	shared := false
+	for _, w := range []int{2, 3} {
+		cfg.Workers = w
+		got, out := helperRun(t, helper, cfg)
+		if !reflect.DeepEqual(got, one) {
+			t.Errorf("with %d workers\n%+v\nwith 1\n%+v", w, got, one)
+		}
+		m := byProcess.FindStringSubmatch(out)
+		shared = shared || m != nil && strings.Count(m[1], ":") > 1
+	}
+	if !shared {
+		t.Errorf("the parent ran every part of the search alone: the workers were not tested")
+	}
+}
+
 // dfs and pcb split their search trees between worker processes: with
 // 2 or 3 workers a run reports what one process reports (the finding,
 // its number and its schedule file; or the schedules and whether the
@@ -247,19 +267,7 @@ func TestWorkersSplitTheTree(t *testing.T) {
 			if one.Outcome != c.want.Outcome || one.Schedules != c.want.Schedules || one.Exhausted != c.want.Exhausted {
 				t.Fatalf("one process: %s after %d schedules, covered %v; want %+v", one.Outcome, one.Schedules, one.Exhausted, c.want)
 			}
-			shared := false
-			for _, w := range []int{2, 3} {
-				cfg.Workers = w
-				got, out := helperRun(t, "TestHelperTree", cfg)
-				if !reflect.DeepEqual(got, one) {
-					t.Errorf("with %d workers\n%+v\nwith 1\n%+v", w, got, one)
-				}
-				m := byProcess.FindStringSubmatch(out)
-				shared = shared || m != nil && strings.Count(m[1], ":") > 1
-			}
-			if !shared {
-				t.Errorf("the parent ran every part of the search alone: the workers were not tested")
-			}
+			sameWithWorkers(t, "TestHelperTree", cfg, one)
 		})
 	}
 }
@@ -327,6 +335,54 @@ func TestShardsSplitTheTree(t *testing.T) {
 					t.Errorf("%d shards\n%+v\none process\n%+v", n, got, one)
 				}
 			}
+		})
+	}
+}
+
+var oneProcess = regexp.MustCompile(`in one process: (\d+) executions, covered (\w+), first bad (\d+)`)
+
+// dpor explores in rounds under the driver, whatever -workers: 1, 2 or
+// 3 worker processes report what the rounds run in one process, without
+// the driver's log, explore (the same executions and verdict, or the
+// same finding, numbered alike, in the same schedule file), with wakeup
+// trees and with source sets.
+func TestWorkersSplitDPOR(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts test processes")
+	}
+	for _, c := range []struct {
+		name, program, bad, dpor string
+		schedules                int
+		want                     runResult
+	}{
+		{"covers", "lastzero(4)", "", "", 20000, runResult{Outcome: "pass", Schedules: 1088, Exhausted: true}},
+		{"covers with source sets", "lastzero(4)", "", "source", 20000, runResult{Outcome: "pass", Schedules: 1574, Exhausted: true}},
+		{"stops", "lastzero(4)", "", "", 500, runResult{Outcome: "pass", Schedules: 500}},
+		{"finds", "lastzero(4)", "2 [0 1 2 1 2]", "", 20000, runResult{Outcome: "finding"}},
+		{"covers philosophers with source sets", "philosophers(4)", "", "source", 20000, runResult{Outcome: "pass", Schedules: 892, Exhausted: true}},
+		{"finds with source sets", "lastzero(4)", "2 [0 1 2 1 2]", "source", 20000, runResult{Outcome: "finding"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("TEXTBOOK", c.program)
+			t.Setenv("TEXTBOOK_BAD", c.bad)
+			// The programs race on purpose: their outcomes are the point.
+			cfg := wire.Config{Strategy: "dpor", DPOR: c.dpor, Schedules: c.schedules, Workers: 1, NoRace: true}
+			one, out := helperRun(t, "TestHelperTextbook", cfg)
+			if one.Outcome != c.want.Outcome || one.Outcome == "finding" && one.Kind != "test failure" || c.want.Schedules != 0 && (one.Schedules != c.want.Schedules || one.Exhausted != c.want.Exhausted) {
+				t.Fatalf("one process: %s after %d schedules, covered %v; want %+v", one.Outcome, one.Schedules, one.Exhausted, c.want)
+			}
+			m := oneProcess.FindStringSubmatch(out)
+			if m == nil {
+				t.Fatalf("the helper did not say what the rounds explore:\n%s", out)
+			}
+			want := m[1]
+			if one.Outcome == "finding" {
+				want = m[3]
+			}
+			if fmt.Sprint(one.Schedules) != want {
+				t.Errorf("the driver's rounds: %s after %d schedules; in one process without it: %s", one.Outcome, one.Schedules, m[0])
+			}
+			sameWithWorkers(t, "TestHelperTextbook", cfg, one)
 		})
 	}
 }

@@ -269,6 +269,10 @@ func NewDPORTree(optimal bool, bound int) *DPORTree {
 	return &DPORTree{optimal: optimal, bound: bound, floor: DPORFloor, scratch: sc}
 }
 
+// Dropped reports whether an option beyond the bound of preemptions was
+// left out.
+func (t *DPORTree) Dropped() bool { return t.dropped }
+
 // SetFloor sets the depth of the skeleton (DPORFloor by default), before
 // the first round.
 func (t *DPORTree) SetFloor(floor int32) { t.floor = floor }
@@ -658,9 +662,12 @@ func NewLocalRounds(optimal bool, bound, limit int) *LocalRounds {
 
 // Next implements DPORJobs.
 func (l *LocalRounds) Next() (*DPORJob, bool) {
+	if l.ran >= l.Limit {
+		l.over = true // the jobs left come past the search's end
+		return nil, false
+	}
 	for len(l.queue) == 0 {
-		if l.over || l.ran >= l.Limit {
-			l.over = true
+		if l.over {
 			return nil, false
 		}
 		sort.Slice(l.results, func(a, b int) bool { return l.results[a].Job.Index < l.results[b].Job.Index })

@@ -259,8 +259,9 @@ type Config struct {
 	Replay   []int // choices to replay
 	// Jobs, for dfs and pcb, hands out the parts of a search split
 	// between processes (jobs.go): the strategy explores those instead of
-	// the whole space.
-	Jobs Jobs
+	// the whole space. Rounds does for dpor (dporsplit.go).
+	Jobs   Jobs
+	Rounds DPORJobs
 	// Preemptions is the bound K of pcb (default 2), and of dpor (default
 	// none).
 	Preemptions int
@@ -317,6 +318,12 @@ func New(c Config) (Strategy, error) {
 			return nil, fmt.Errorf("strategy dpor: unknown reduction %q (want optimal or source)", c.DPOR)
 		case c.Preemptions > 0 && c.DPOR == "optimal":
 			return nil, fmt.Errorf("strategy dpor: a preemption bound uses source sets, not wakeup trees (optimal)")
+		case c.Rounds != nil:
+			optimal, bound := c.DPOR != "source" && c.Preemptions <= 0, -1
+			if c.Preemptions > 0 {
+				bound = c.Preemptions
+			}
+			return NewDPORJobs(c.Rounds, optimal, bound, c.MaxDepth), nil
 		case c.Preemptions > 0:
 			return NewBoundedDPOR(c.Preemptions, c.MaxDepth), nil
 		case c.DPOR == "source":
