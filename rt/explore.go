@@ -310,6 +310,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 	}
 	res := sched.Explore(scfg, randomized(opts, body))
+	if a, ok := st.(strategy.Abandoner); ok && (opts.jobs != nil || opts.rounds != nil) {
+		a.Abandon() // a job the budget cut is the others' to know
+	}
 	if res.Finding != nil && opts.number != nil {
 		n, ok := opts.number()
 		if !ok {

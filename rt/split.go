@@ -72,13 +72,14 @@ type treeShare struct {
 
 // treeJob is what the log says of a job.
 type treeJob struct {
-	job     strategy.Job
-	name    string
-	claimed bool
-	by      string // the process that claimed it
-	done    bool
-	part    wire.Part
-	blk     *jobBlock // where it is in the jobList
+	job      strategy.Job
+	prefixes string // its prefixes, as the log has them
+	name     string
+	claimed  bool
+	by       string // the process that claimed it
+	done     bool
+	part     wire.Part
+	blk      *jobBlock // where it is in the jobList
 }
 
 // splitLogName is the name of the log in the directory of a split test.
@@ -149,14 +150,17 @@ func parseInts(s string) ([]int, error) {
 	return out, nil
 }
 
-// publish adds jobs to the log.
-func (s *treeShare) publish(jobs []strategy.Job) error {
+// publish adds jobs to the log, and then the records more.
+func (s *treeShare) publish(jobs []strategy.Job, more ...[]string) error {
+	var lines [][]string
 	for _, j := range jobs {
-		if err := s.log.appendLine("J", keyString(j.Key), strconv.Itoa(j.Level), keyString(j.Prefix)); err != nil {
-			return err
+		prefixes := []string{keyString(j.Prefix)}
+		for _, p := range j.More {
+			prefixes = append(prefixes, keyString(p))
 		}
+		lines = append(lines, []string{"J", keyString(j.Key), strconv.Itoa(j.Level), strings.Join(prefixes, ";")})
 	}
-	return nil
+	return s.log.appendLines(append(lines, more...))
 }
 
 // refresh reads the records added to the log since the last read.
@@ -177,12 +181,12 @@ func (s *treeShare) apply(f []string) error {
 		}
 		key, err1 := parseInts(f[1])
 		level, err2 := strconv.Atoi(f[2])
-		prefix, err3 := parseInts(f[3])
-		if err := errors.Join(err1, err2, err3); err != nil {
+		if err := errors.Join(err1, err2); err != nil {
 			return err
 		}
 		if s.jobs[f[1]] == nil {
-			tj := &treeJob{job: strategy.Job{Key: key, Prefix: prefix, Level: level}, name: f[1], part: wire.Part{Key: key}}
+			// Its prefixes are read by the process that claims it.
+			tj := &treeJob{job: strategy.Job{Key: key, Level: level}, prefixes: f[3], name: f[1], part: wire.Part{Key: key}}
 			s.jobs[f[1]] = tj
 			s.order.insert(tj)
 		}
@@ -321,7 +325,20 @@ func (s *treeShare) Next() (strategy.Job, bool) {
 			s.setHungry(false)
 			s.cur, s.calls = tj, 0
 			s.lb, _ = s.order.before(tj)
-			return tj.job, true
+			j := tj.job
+			for i, p := range strings.Split(tj.prefixes, ";") {
+				prefix, err := parseInts(p)
+				if err != nil {
+					s.err = fmt.Errorf("interleave: splitting the search: the prefixes %q: %w", tj.prefixes, err)
+					break
+				}
+				if i == 0 {
+					j.Prefix = prefix
+				} else {
+					j.More = append(j.More, prefix)
+				}
+			}
+			return j, s.err == nil
 		}
 		if s.active == 0 {
 			break // no job is left to split
@@ -384,14 +401,10 @@ func (s *treeShare) Done(r strategy.JobResult) {
 	if flags == "" {
 		flags = "-"
 	}
-	err := s.publish(r.Children)
-	if err == nil {
-		err = s.log.appendLine("D", s.cur.name, strconv.Itoa(r.Schedules), flags)
-	}
+	err := s.publish(r.Children, []string{"D", s.cur.name, strconv.Itoa(r.Schedules), flags})
 	if err != nil && s.err == nil {
 		s.err = err
 	}
-	s.refresh()
 }
 
 // number returns the number the sequential search gives the schedule

@@ -20,6 +20,7 @@ type splitLog struct {
 	f    *os.File
 	off  int64  // how far it was read
 	part []byte // read, not yet taken as records
+	buf  []byte // for reading
 }
 
 // openLog opens (creating) the log at path.
@@ -38,6 +39,18 @@ func (l *splitLog) appendLine(fields ...string) error {
 	return l.write([]byte(strings.Join(fields, " ") + "\n"))
 }
 
+// appendLines appends records of words, in one write.
+func (l *splitLog) appendLines(lines [][]string) error {
+	var b []byte
+	for _, f := range lines {
+		b = append(append(b, strings.Join(f, " ")...), '\n')
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	return l.write(b)
+}
+
 // appendBlob appends a record of bytes, its length first.
 func (l *splitLog) appendBlob(b []byte) error {
 	return l.write(append(binary.AppendUvarint(nil, uint64(len(b))), b...))
@@ -52,15 +65,19 @@ func (l *splitLog) write(b []byte) error {
 
 // read reads what was added since the last read.
 func (l *splitLog) read() error {
-	var buf [64 << 10]byte
+	if l.buf == nil {
+		l.buf = make([]byte, 64<<10)
+	}
+	// What the last read left (a record being written) goes first.
+	l.part = append(l.buf[len(l.buf):len(l.buf)][:0:0], l.part...)
 	for {
-		n, err := l.f.ReadAt(buf[:], l.off)
+		n, err := l.f.ReadAt(l.buf, l.off)
 		l.off += int64(n)
-		l.part = append(l.part, buf[:n]...)
+		l.part = append(l.part, l.buf[:n]...)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("interleave: splitting the test: reading %s: %w", l.f.Name(), err)
 		}
-		if err != nil || n < len(buf) {
+		if err != nil || n < len(l.buf) {
 			return nil
 		}
 	}

@@ -153,6 +153,9 @@ func (s *DFS) Choose(p *Point) int {
 // End implements Strategy.
 func (s *DFS) End(o Outcome) { s.runner.end(s, o) }
 
+// Abandon implements Abandoner.
+func (s *DFS) Abandon() { s.runner.abandon(s) }
+
 // Indexed implements Indexed.
 func (s *DFS) Indexed() {}
 

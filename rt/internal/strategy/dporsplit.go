@@ -206,6 +206,13 @@ func (s *DPOR) startJob(j *DPORJob) {
 	}
 }
 
+// Abandon implements Abandoner.
+func (s *DPOR) Abandon() {
+	if s.job != nil {
+		s.endJob(false, false)
+	}
+}
+
 // endJob reports the current job's result.
 func (s *DPOR) endJob(finding, ended bool) {
 	r := &DPORResult{

@@ -19,18 +19,23 @@ package strategy
 // pcb: the search runs every item (a prefix ending with a preemption)
 // of bound k, in the order they were met, before those of bound k+1; an
 // item is a depth-first search over the free choices after its prefix.
-// A job is an item, or a part of one that another job split off. Its key
-// is the level k, then the key of the job that met the item, then -1 and
-// the item's number among the items that job met (Level, Key), then the
-// choices of its prefix after the item's (as for dfs). -1 is below every
-// choice, so an item met by a job comes before the parts split off that
-// job, as in the sequential search, which meets it earlier.
+// The key of an item is the level k, then the key of the item (or part
+// of one) that met it, then -1 and its number among the items that one
+// met (Level, Key); a part of an item that another job split off adds
+// the choices of its prefix after the item's (as for dfs). -1 is below
+// every choice, so an item met by a job comes before the parts split off
+// that job, as in the sequential search, which meets it earlier. A job
+// is a bundle of items met alike, one after the other (Prefix, then
+// More; their keys count up), or a part of an item: the items of a pcb
+// search are many and often one schedule each, too many to hand out one
+// by one.
 
 // A Job is a subtree of a systematic search.
 type Job struct {
-	Key    []int // its place in the sequential search (wire.CompareKeys)
-	Prefix []int // the choices (option indexes) that lead to it
-	Level  int   // pcb: the preemptions its item has
+	Key    []int   // its place in the sequential search (wire.CompareKeys)
+	Prefix []int   // the choices (option indexes) that lead to it
+	Level  int     // pcb: the preemptions its item has
+	More   [][]int // pcb: the prefixes of the items after the first of a bundle
 }
 
 // RootJob is the job of the whole search.
@@ -151,6 +156,26 @@ func (r *jobRunner) end(t subtree, o Outcome) {
 		r.active = false
 		r.jobs.Done(res)
 	}
+}
+
+// abandon ends the current job, stopped, when the exploration ends
+// before it does (its budget of time ran out), so that the processes
+// waiting for it go on.
+func (r *jobRunner) abandon(t subtree) {
+	if r.active {
+		res := t.result()
+		res.Schedules = r.ran
+		r.active = false
+		r.jobs.Done(res)
+	}
+}
+
+// Abandoner is implemented by the strategies that explore jobs: Abandon
+// ends the job being explored, as stopped, when the exploration ends
+// before it (the budget of time ran out), so that the processes waiting
+// for it go on.
+type Abandoner interface {
+	Abandon()
 }
 
 // rest returns the jobs of the siblings to the right of path (the
