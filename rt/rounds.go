@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"interleave.dev/rt/internal/strategy"
@@ -36,15 +37,20 @@ type roundShare struct {
 	tree    *strategy.DPORTree
 	round   int
 	jobs    []*strategy.DPORJob
-	claimed map[string]bool // "round.index"
-	by      map[string]string
+	by      []string               // who claimed each job of the round ("": none)
+	later   map[int]map[int]string // claims of later rounds (other processes are ahead)
 	results []*strategy.DPORResult // of the current round, by index
-	ahead   map[int][][]byte       // results of later rounds (other processes are ahead)
+	ahead   map[int][][]byte       // results of later rounds
 	files   map[string]*splitLog   // the processes' results files
 	exited  map[string]bool        // the processes that exited
 	byProc  map[string]int         // executions each process ran, rounds before
 	mine    *splitLog
 	before  int // executions of the rounds before
+
+	// Cursors over the round's jobs: those before open are claimed,
+	// those before ended have results (done executions), and the first
+	// with a finding is low.
+	open, ended, done, low int
 
 	cur *strategy.DPORJob
 	pace
@@ -69,12 +75,32 @@ func openRounds(dir string, optimal bool, bound, limit int, self string, deadlin
 	}
 	s := &roundShare{
 		splitWait: splitWait{deadline: deadline}, dir: dir, limit: limit, self: self, log: l,
-		tree: strategy.NewDPORTree(optimal, bound), claimed: map[string]bool{}, by: map[string]string{},
+		tree: strategy.NewDPORTree(optimal, bound), later: map[int]map[int]string{},
 		ahead: map[int][][]byte{}, files: map[string]*splitLog{self: mine}, mine: mine, exited: map[string]bool{}, byProc: map[string]int{},
 	}
-	s.jobs = s.tree.Round()
-	s.results = make([]*strategy.DPORResult, len(s.jobs))
+	s.setRound(s.tree.Round())
 	return s, nil
+}
+
+// setRound starts a round of jobs, with the claims and results of it
+// read already.
+func (s *roundShare) setRound(jobs []*strategy.DPORJob) {
+	s.jobs = jobs
+	s.by = make([]string, len(jobs))
+	s.results = make([]*strategy.DPORResult, len(jobs))
+	s.open, s.ended, s.done, s.low = 0, 0, 0, len(jobs)
+	for i, p := range s.later[s.round] {
+		if i < len(s.by) {
+			s.by[i] = p
+		}
+	}
+	delete(s.later, s.round)
+	for _, b := range s.ahead[s.round] {
+		if err := s.take(b); err != nil && s.err == nil {
+			s.err = err
+		}
+	}
+	delete(s.ahead, s.round)
 }
 
 // resultsLog is where process self appends its jobs' results.
@@ -89,20 +115,44 @@ func (s *roundShare) close() {
 
 func jobKey(round, index int) string { return strconv.Itoa(round) + "." + strconv.Itoa(index) }
 
+// parseJobKey parses a jobKey.
+func parseJobKey(k string) (round, index int, err error) {
+	r, i, ok := strings.Cut(k, ".")
+	if !ok {
+		return 0, 0, errors.New("bad job")
+	}
+	if round, err = strconv.Atoi(r); err == nil {
+		index, err = strconv.Atoi(i)
+	}
+	return round, index, err
+}
+
 // refresh reads the claims and the results added since the last read.
 func (s *roundShare) refresh() {
 	err := s.log.lines(func(f []string) error {
 		switch {
 		case len(f) == 3 && f[0] == "C":
-			if !s.claimed[f[1]] { // the first claim holds
-				s.claimed[f[1]], s.by[f[1]] = true, f[2]
-				if s.files[f[2]] == nil {
-					l, err := openLog(resultsLog(s.dir, f[2]))
-					if err != nil {
-						return err
-					}
-					s.files[f[2]] = l
+			round, i, err := parseJobKey(f[1])
+			if err != nil {
+				return err
+			}
+			switch {
+			case round == s.round && i >= 0 && i < len(s.by) && s.by[i] == "":
+				s.by[i] = f[2] // the first claim holds
+			case round > s.round:
+				if s.later[round] == nil {
+					s.later[round] = map[int]string{}
 				}
+				if s.later[round][i] == "" {
+					s.later[round][i] = f[2]
+				}
+			}
+			if s.files[f[2]] == nil {
+				l, err := openLog(resultsLog(s.dir, f[2]))
+				if err != nil {
+					return err
+				}
+				s.files[f[2]] = l
 			}
 		case len(f) == 2 && f[0] == "X":
 			s.exited[f[1]] = true
@@ -111,14 +161,16 @@ func (s *roundShare) refresh() {
 		}
 		return nil
 	})
-	for _, l := range s.files {
+	for p, l := range s.files {
 		if err != nil {
 			break
 		}
-		err = l.blobs(s.take)
+		if p != s.self { // its own results it took as they came
+			err = l.blobs(s.take)
+		}
 	}
-	for i := range s.jobs {
-		if p := s.by[jobKey(s.round, i)]; err == nil && s.exited[p] && s.results[i] == nil {
+	for i := s.ended; len(s.exited) > 0 && i < len(s.jobs) && err == nil; i++ {
+		if p := s.by[i]; s.exited[p] && s.results[i] == nil {
 			err = fmt.Errorf("interleave: a process exploring the search (pid %s) exited during a part of it", p)
 		}
 	}
@@ -149,33 +201,41 @@ func (s *roundShare) take(b []byte) error {
 	if err != nil {
 		return err
 	}
-	s.results[r.Job.Index] = r
+	s.put(r)
 	return nil
 }
 
-// low returns the index of the job of the round with a finding with the
-// lowest index, or len(jobs).
-func (s *roundShare) low() int {
-	for i, r := range s.results {
-		if r != nil && r.Finding {
-			return i
-		}
+// put takes the result of a job of the current round.
+func (s *roundShare) put(r *strategy.DPORResult) {
+	i := r.Job.Index
+	s.results[i] = r
+	if r.Finding && i < s.low {
+		s.low = i
 	}
-	return len(s.jobs)
+	for s.ended < len(s.results) && s.results[s.ended] != nil {
+		s.done += s.results[s.ended].Executions
+		s.ended++
+	}
 }
 
-// before returns the executions of the jobs of the round before job i,
-// and whether they all have their result.
+// beforeJob returns the executions of the rounds before and of the
+// round's jobs before job i that have their result, and whether they
+// all do.
 func (s *roundShare) beforeJob(i int) (int, bool) {
-	sum, all := s.before, true
-	for _, r := range s.results[:i] {
-		if r == nil {
-			all = false
-		} else {
+	sum := s.before + s.done
+	if i <= s.ended {
+		// The prefix is summed already: take the jobs after i out.
+		for _, r := range s.results[i:s.ended] {
+			sum -= r.Executions
+		}
+		return sum, true
+	}
+	for _, r := range s.results[s.ended:i] {
+		if r != nil {
 			sum += r.Executions
 		}
 	}
-	return sum, all
+	return sum, false
 }
 
 // next moves to the next round once every job of this one has its
@@ -197,22 +257,16 @@ func (s *roundShare) next() bool {
 	for i, r := range s.results {
 		s.before += r.Executions
 		s.incomplete = s.incomplete || r.Incomplete || !r.Ended
-		s.byProc[s.by[jobKey(s.round, i)]] += r.Executions
+		s.byProc[s.by[i]] += r.Executions
 	}
 	s.tree.Merge(s.results)
 	s.round++
-	s.jobs = s.tree.Round()
-	s.results = make([]*strategy.DPORResult, len(s.jobs))
-	if len(s.jobs) == 0 || s.before >= s.limit {
-		s.over = true
+	jobs := s.tree.Round()
+	if len(jobs) == 0 || s.before >= s.limit {
+		s.jobs, s.results, s.over = nil, nil, true
 		return true
 	}
-	for _, b := range s.ahead[s.round] {
-		if err := s.take(b); err != nil {
-			s.err = err
-		}
-	}
-	delete(s.ahead, s.round)
+	s.setRound(jobs)
 	return true
 }
 
@@ -221,23 +275,19 @@ func (s *roundShare) Next() (*strategy.DPORJob, bool) {
 	d := time.Millisecond
 	for s.err == nil && !s.over {
 		s.refresh()
-		low, lb := s.low(), s.before
+		for s.open < len(s.by) && s.by[s.open] != "" {
+			s.open++
+		}
 		claimed := false
-		for i, j := range s.jobs[:low] {
-			if !s.claimed[jobKey(s.round, i)] {
-				if lb >= s.limit {
-					break // it and the jobs after it come past the search's end
-				}
+		if i := s.open; i < s.low {
+			// Not past the search's end: the jobs before it ran fewer
+			// executions than it has.
+			if lb, _ := s.beforeJob(i); lb < s.limit {
 				if s.claim(i) {
-					s.cur, s.calls = j, 0
-					s.lb, _ = s.beforeJob(i)
-					return j, true
+					s.cur, s.calls, s.lb = s.jobs[i], 0, lb
+					return s.jobs[i], true
 				}
 				claimed = true // another's: look again
-				break
-			}
-			if r := s.results[i]; r != nil {
-				lb += r.Executions
 			}
 		}
 		if claimed || s.next() {
@@ -252,13 +302,12 @@ func (s *roundShare) Next() (*strategy.DPORJob, bool) {
 
 // claim claims job i of the round; the first claim in the log holds.
 func (s *roundShare) claim(i int) bool {
-	k := jobKey(s.round, i)
-	if err := s.log.appendLine("C", k, s.self); err != nil {
+	if err := s.log.appendLine("C", jobKey(s.round, i), s.self); err != nil {
 		s.err = err
 		return false
 	}
 	s.refresh()
-	return s.by[k] == s.self
+	return s.by[i] == s.self
 }
 
 // Between implements strategy.DPORJobs.
@@ -268,7 +317,7 @@ func (s *roundShare) Between(ran int) strategy.Action {
 	}
 	s.refresh()
 	s.lb, _ = s.beforeJob(s.cur.Index)
-	if s.err != nil || s.low() < s.cur.Index || s.lb+ran >= s.limit {
+	if s.err != nil || s.low < s.cur.Index || s.lb+ran >= s.limit {
 		return strategy.Stop
 	}
 	return strategy.Go
@@ -283,7 +332,7 @@ func (s *roundShare) Done(r *strategy.DPORResult) {
 	if err != nil && s.err == nil {
 		s.err = err
 	}
-	s.refresh()
+	s.put(r)
 }
 
 // number returns the number one process gives the execution with which
@@ -295,7 +344,7 @@ func (s *roundShare) number() (n int, ok bool) {
 	d := time.Millisecond
 	for s.err == nil {
 		s.refresh()
-		if s.low() < mine {
+		if s.low < mine {
 			s.superseded = true
 			return 0, false
 		}
@@ -318,7 +367,7 @@ func (s *roundShare) byProcess() map[string]int {
 	}
 	for i, r := range s.results {
 		if r != nil {
-			out[s.by[jobKey(s.round, i)]] += r.Executions
+			out[s.by[i]] += r.Executions
 		}
 	}
 	return out

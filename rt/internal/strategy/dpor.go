@@ -98,6 +98,7 @@ type DPOR struct {
 	root     int32
 	floor    int32
 	exports  []dporRace
+	exported map[uint64]bool // hashes of the races exported
 	ran      int
 	firstLen int32 // the choice points of the job's first execution
 
@@ -548,7 +549,9 @@ func (s *DPOR) race(j int32, pe event.Event) {
 	if s.optimal {
 		if w := s.notdep(j, pe.G); w != nil {
 			if d <= s.root {
-				s.export(dporRace{Node: d, W: w.detach()})
+				if n := &s.nodes[d]; !coveredBefore(n, n.chosen, w) && s.firstRace(d, w) {
+					s.export(dporRace{Node: d, W: w.detach()})
+				}
 				return
 			}
 			s.insert(d, w)

@@ -61,7 +61,7 @@ import (
 
 // DPORFloor is the depth (in choice points) of the skeleton of a split
 // dpor search.
-const DPORFloor = 64
+const DPORFloor = 48
 
 // A DPORJob is an option of a skeleton node of a split dpor search, and
 // the wakeup subtree that option follows.
@@ -150,6 +150,42 @@ func initList(init map[int32]bool) []int32 {
 // export keeps a race for the search to reverse after the round.
 func (s *DPOR) export(r dporRace) { s.exports = append(s.exports, r) }
 
+// firstRace reports whether the job has not exported w to node d yet:
+// inserting a sequence twice changes nothing (the second insertion goes
+// down the branch the first made), and the executions of a job find the
+// same race again and again. Two sequences of the same steps are ordered
+// alike: what orders two steps of w happens before the race (on the
+// job's path, the same in its executions) or in w.
+func (s *DPOR) firstRace(d int32, w *wseq) bool {
+	h := uint64(14695981039346656037)
+	mixIn := func(x uint64) { h = mix64(h ^ x) }
+	mixIn(uint64(d))
+	for i, st := range w.v {
+		mixIn(uint64(st.g) | b2u(w.beforeLast[i])<<32)
+		for _, e := range st.fp {
+			mixIn(uint64(uint32(e.G)) | uint64(e.Op)<<32 | uint64(uint32(e.Obj))<<40)
+		}
+		for _, c := range st.sel {
+			mixIn(uint64(c) | 1<<63)
+		}
+	}
+	if s.exported == nil {
+		s.exported = map[uint64]bool{}
+	}
+	if s.exported[h] {
+		return false
+	}
+	s.exported[h] = true
+	return true
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // beginJob starts the next execution of the current job, or the first
 // of the next job.
 func (s *DPOR) beginJob() bool {
@@ -179,6 +215,7 @@ func (s *DPOR) beginJob() bool {
 // startJob begins to explore job j.
 func (s *DPOR) startJob(j *DPORJob) {
 	s.job, s.ran, s.exports, s.firstLen = j, 0, nil, 0
+	clear(s.exported)
 	s.cut, s.inexact = false, false
 	s.SleepBlocked, s.Diverged = 0, 0
 	// The path's nodes: the job only reads them, but the footprint of
@@ -457,20 +494,30 @@ func (t *DPORTree) reverse(xs []*cnode, chosen []int, rc dporRace) {
 // the first option (pending, or explored since chosen was) that is one,
 // or becomes a new branch.
 func (t *DPORTree) insert(c *cnode, chosen int, w *wseq) {
-	n := &c.n
+	if !coveredBefore(&c.n, chosen, w) {
+		t.descend(c, chosen, w)
+	}
+}
+
+// coveredBefore reports whether a sleeper of n, or an option explored
+// from n before chosen, is a weak initial of w: their explorations
+// cover it. What it reads of n is fixed before the round of the job
+// that took chosen, so that the job leaves out the races it covers
+// (they would go for nothing through the processes' files and merges).
+func coveredBefore(n *dnode, chosen int, w *wseq) bool {
 	for _, sl := range n.sleep {
 		if _, ok := w.weakInitial(sl.g, sl.fp, true, sl.maxObj, sl.minObj); ok {
-			return
+			return true
 		}
 	}
 	for k, done := range n.done {
 		if done && k != chosen && n.rank[k] < n.rank[chosen] {
 			if _, ok := w.weakInitial(n.gs[k], n.fps[k], n.fps[k] != nil, n.maxObj, n.minObj); ok {
-				return
+				return true
 			}
 		}
 	}
-	t.descend(c, chosen, w)
+	return false
 }
 
 // descend inserts w into the wakeup tree of c below the options after
