@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -25,7 +26,9 @@ func init() {
 // TestHelperTextbook explores the textbook program $TEXTBOOK as a test
 // (docs/systematic.md), failing when its outcome is $TEXTBOOK_BAD: what
 // the tests of -workers under dpor, and the measurements of
-// docs/scale.md, run.
+// docs/scale.md, run. With $TEXTBOOK_CHECK it first says what the rounds
+// of a dpor search explore run in this process alone; $TEXTBOOK_WORK
+// makes each execution compute for that many steps more.
 func TestHelperTextbook(t *testing.T) {
 	if os.Getenv(wire.ConfigEnv) == "" {
 		t.Skip("run by TestWorkersSplitDPOR, and by hand to measure -workers")
@@ -37,7 +40,8 @@ func TestHelperTextbook(t *testing.T) {
 		t.Fatalf("no textbook program %q", os.Getenv("TEXTBOOK"))
 	}
 	bad := os.Getenv("TEXTBOOK_BAD")
-	if cfg, _, _ := config(); cfg.Strategy == "dpor" && cfg.Worker == "" {
+	work, _ := strconv.Atoi(os.Getenv("TEXTBOOK_WORK"))
+	if cfg, _, _ := config(); cfg.Strategy == "dpor" && cfg.Worker == "" && os.Getenv("TEXTBOOK_CHECK") != "" {
 		// What the rounds explore, run here in one process, with no
 		// worker and no log: the executions, and the number of the
 		// first whose outcome is bad.
@@ -60,5 +64,18 @@ func TestHelperTextbook(t *testing.T) {
 		if out := p.body(); out == bad {
 			TErrorf(t, "outcome %s", out)
 		}
+		spin(work)
 	})
+}
+
+// spin computes for n steps, as the code a test runs between its
+// scheduling points does: the cost of an execution, not its choices.
+func spin(n int) {
+	x := uint64(1)
+	for i := 0; i < n; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	if x == 0 {
+		fmt.Print("")
+	}
 }

@@ -365,6 +365,7 @@ func TestWorkersSplitDPOR(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("TEXTBOOK", c.program)
 			t.Setenv("TEXTBOOK_BAD", c.bad)
+			t.Setenv("TEXTBOOK_CHECK", "1")
 			// The programs race on purpose: their outcomes are the point.
 			cfg := wire.Config{Strategy: "dpor", DPOR: c.dpor, Schedules: c.schedules, Workers: 1, NoRace: true}
 			one, out := helperRun(t, "TestHelperTextbook", cfg)

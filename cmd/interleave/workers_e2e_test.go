@@ -227,6 +227,27 @@ func readFiles(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// splitRun runs interleave test -v with args in the module dir, and
+// returns its exit status, the number of the schedule it found
+// something on, the number of schedules of the test that passed, and
+// the schedule files it wrote.
+func splitRun(t *testing.T, dir string, args ...string) (int, string, string, map[string]string) {
+	t.Helper()
+	sd := t.TempDir()
+	code, stdout, stderr := cli(t, append([]string{"test", "-C", dir, "-schedule-dir", sd, "-v"}, args...)...)
+	if code != 0 && code != 1 {
+		t.Fatalf("interleave test %v: exit %d\n%s\n%s", args, code, stdout, stderr)
+	}
+	after, passed := "", ""
+	if m := afterLine.FindStringSubmatch(stdout); m != nil {
+		after = m[1]
+	}
+	if m := explored.FindStringSubmatch(stdout); m != nil {
+		passed = m[1]
+	}
+	return code, after, passed, readFiles(t, sd)
+}
+
 // A dfs search split between -workers gives what one process gives: the
 // same finding on the same schedule, byte for byte the same schedule
 // file, and as many schedules for the test that passes; three -shard
@@ -238,19 +259,7 @@ func TestSplitSearchEndToEnd(t *testing.T) {
 	dir := writeModule(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.23\n", "m_test.go": orders})
 	run := func(args ...string) (int, string, string, map[string]string) {
 		t.Helper()
-		sd := t.TempDir()
-		code, stdout, stderr := cli(t, append([]string{"test", "-C", dir, "-strategy", "dfs", "-schedule-dir", sd, "-schedules", "12000", "-v"}, args...)...)
-		if code != 0 && code != 1 {
-			t.Fatalf("interleave test %v: exit %d\n%s\n%s", args, code, stdout, stderr)
-		}
-		after, passed := "", ""
-		if m := afterLine.FindStringSubmatch(stdout); m != nil {
-			after = m[1]
-		}
-		if m := explored.FindStringSubmatch(stdout); m != nil {
-			passed = m[1]
-		}
-		return code, after, passed, readFiles(t, sd)
+		return splitRun(t, dir, append([]string{"-strategy", "dfs", "-schedules", "12000"}, args...)...)
 	}
 	code1, after1, passed1, files1 := run("-workers", "1", ".")
 	if n, _ := strconv.Atoi(after1); code1 != 1 || n < 1000 || passed1 != "12000" || len(files1) != 1 {
@@ -276,5 +285,79 @@ func TestSplitSearchEndToEnd(t *testing.T) {
 	found, total := "test failure on schedule "+after1+" ", fmt.Sprintf("2 tests, %d schedules", n+12000)
 	if code != code1 || !strings.Contains(stdout, found) || !strings.Contains(stdout, total) || !reflect.DeepEqual(readFiles(t, out), files1) {
 		t.Errorf("merge: exit %d, want %d, %q, %q and the files %v, got %v\n%s\n%s", code, code1, found, total, keys(files1), keys(readFiles(t, out)), stdout, stderr)
+	}
+}
+
+// lastZero is lastzero(3) of docs/systematic.md under a mutex: a dpor
+// search of thousands of schedules, which fails on an outcome reached
+// late in TestLastZero and never in TestLastZeroPasses.
+const lastZero = `package m
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+)
+
+func run(t *testing.T, n int, bad string) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	arr := make([]int, n+1)
+	found := 0
+	for j := 0; j <= n; j++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if j == 0 {
+				i := n
+				for ; i > 0; i-- {
+					mu.Lock()
+					v := arr[i]
+					mu.Unlock()
+					if v == 0 {
+						break
+					}
+				}
+				found = i
+				return
+			}
+			mu.Lock()
+			v := arr[j-1]
+			mu.Unlock()
+			mu.Lock()
+			arr[j] = v + 1
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if out := fmt.Sprint(found, arr); out == bad {
+		t.Errorf("outcome %s", out)
+	}
+}
+
+func TestLastZero(t *testing.T) { run(t, 3, "2 [0 1 2 1]") }
+
+func TestLastZeroPasses(t *testing.T) { run(t, 3, "") }
+`
+
+// dpor explores in rounds whatever -workers: 1 and 2 give the same
+// finding on the same schedule, byte for byte the same schedule file,
+// and as many schedules for the test that passes; -shard refuses it.
+func TestDPORWorkersEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.23\n", "m_test.go": lastZero})
+	run := func(workers string) (int, string, string, map[string]string) {
+		t.Helper()
+		return splitRun(t, dir, "-strategy", "dpor", "-schedules", "6000", "-workers", workers, ".")
+	}
+	code1, after1, passed1, files1 := run("1")
+	if n, _ := strconv.Atoi(after1); code1 != 1 || n < 500 || passed1 != "6000" || len(files1) != 1 {
+		t.Fatalf("-workers 1: exit %d, found after %q (want 500 or more, for the workers to take part), passed after %q, %d schedule files", code1, after1, passed1, len(files1))
+	}
+	code2, after2, passed2, files2 := run("2")
+	if code2 != code1 || after2 != after1 || passed2 != passed1 || !reflect.DeepEqual(files2, files1) {
+		t.Errorf("-workers 2: exit %d, found after %q, passed after %q, files %v; -workers 1: %d, %q, %q, %v", code2, after2, passed2, keys(files2), code1, after1, passed1, keys(files1))
 	}
 }
