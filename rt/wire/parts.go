@@ -47,8 +47,8 @@ func CompareKeys(a, b []int) int {
 	return 0
 }
 
-// SortParts sorts parts by their keys.
-func SortParts(parts []Part) {
+// sortParts sorts parts by their keys.
+func sortParts(parts []Part) {
 	sort.Slice(parts, func(i, j int) bool { return CompareKeys(parts[i].Key, parts[j].Key) < 0 })
 }
 
@@ -70,7 +70,7 @@ type Tallied struct {
 // numbered after every schedule of the parts before it, and it stops
 // after limit schedules (a finding numbered past limit is not one).
 func Tally(parts []Part, limit int) Tallied {
-	SortParts(parts)
+	sortParts(parts)
 	t := Tallied{Finding: -1, Exhausted: true}
 	sum := 0
 	for i, p := range parts {

@@ -317,10 +317,6 @@ func NewDPORTree(optimal bool, bound int) *DPORTree {
 // left out.
 func (t *DPORTree) Dropped() bool { return t.dropped }
 
-// SetFloor sets the depth of the skeleton (DPORFloor by default), before
-// the first round.
-func (t *DPORTree) SetFloor(floor int32) { t.floor = floor }
-
 // Round returns the jobs of the next round, in their order (none: the
 // search is over).
 func (t *DPORTree) Round() []*DPORJob {
