@@ -52,7 +52,8 @@ type roundShare struct {
 	// with a finding is low.
 	open, ended, done, low int
 
-	cur *strategy.DPORJob
+	solo bool // no other process will run: results are not written
+	cur  *strategy.DPORJob
 	pace
 	over       bool // the search ended (or this process's part of it)
 	incomplete bool // a job was stopped or cut
@@ -325,12 +326,14 @@ func (s *roundShare) Between(ran int) strategy.Action {
 
 // Done implements strategy.DPORJobs.
 func (s *roundShare) Done(r *strategy.DPORResult) {
-	b, err := r.MarshalBinary()
-	if err == nil {
-		err = s.mine.appendBlob(b)
-	}
-	if err != nil && s.err == nil {
-		s.err = err
+	if !s.solo {
+		b, err := r.MarshalBinary()
+		if err == nil {
+			err = s.mine.appendBlob(b)
+		}
+		if err != nil && s.err == nil {
+			s.err = err
+		}
 	}
 	s.put(r)
 }

@@ -230,6 +230,7 @@ func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func
 			p.cleanup()
 			return nil, err
 		}
+		p.rounds.solo = cfg.Workers <= 1
 		opts.rounds, opts.number = p.rounds, p.rounds.number
 	case splitTree:
 		jobs, err := treeJobs(cfg, t.Name(), *opts, body)
