@@ -210,9 +210,10 @@ type worker struct {
 }
 
 // startPool prepares the exploration of t split as cfg says (a split
-// of kind splitSchedules or splitTree, whose jobs body may be run to
-// find), and starts the workers after workerDelay if the parent is
-// still exploring then; opts is set to explore the parent's share.
+// of kind splitSchedules, splitTree, whose shard's jobs body may be run
+// to find, or splitRounds), and starts the workers after workerDelay if
+// the parent is still exploring then; opts is set to explore the
+// parent's share.
 func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func()) (*pool, error) {
 	p := &pool{t: t, cfg: cfg, start: time.Now(), spawned: make(chan struct{})}
 	dir := ""
