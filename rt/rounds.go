@@ -351,8 +351,10 @@ func (s *roundShare) number() (n int, ok bool) {
 			s.superseded = true
 			return 0, false
 		}
-		if sum, all := s.beforeJob(mine); all {
-			n = sum + s.results[mine].Executions
+		sum, all := s.beforeJob(mine)
+		if n = sum + s.results[mine].Executions; all || n > s.limit {
+			// Past the search's end already: the jobs left before it
+			// are too (nobody claims them), and it is not a finding.
 			return n, n <= s.limit
 		}
 		if err := s.wait(&d, "for the parts of the search before a finding"); err != nil {

@@ -423,8 +423,10 @@ func (s *treeShare) number() (n int, ok bool) {
 			s.superseded = true
 			return 0, false
 		}
-		if sum, all := s.order.before(mine); all {
-			n = sum + mine.part.Schedules
+		sum, all := s.order.before(mine)
+		if n = sum + mine.part.Schedules; all || n > s.limit {
+			// Past the search's end already: the jobs left before it
+			// are too (nobody claims them), and it is not a finding.
 			return n, n <= s.limit
 		}
 		if !s.wait(&d, "for the parts of the search before a finding") {
