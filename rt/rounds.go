@@ -64,7 +64,7 @@ type roundShare struct {
 // openRounds opens the share of a process in dir, of a search with wakeup
 // trees (optimal) or source sets, bounded to bound preemptions
 // (negative: none), of limit executions.
-func openRounds(dir string, optimal bool, bound, limit int, self string, deadline time.Time) (*roundShare, error) {
+func openRounds(dir string, optimal bool, bound, limit int, self string, wait splitWait) (*roundShare, error) {
 	l, err := openLog(filepath.Join(dir, splitLogName))
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func openRounds(dir string, optimal bool, bound, limit int, self string, deadlin
 		return nil, err
 	}
 	s := &roundShare{
-		splitWait: splitWait{deadline: deadline}, dir: dir, limit: limit, self: self, log: l,
+		splitWait: wait, dir: dir, limit: limit, self: self, log: l,
 		tree: strategy.NewDPORTree(optimal, bound), later: map[int]map[int]string{},
 		ahead: map[int][][]byte{}, files: map[string]*splitLog{self: mine}, mine: mine, exited: map[string]bool{}, byProc: map[string]int{},
 	}
@@ -294,7 +294,9 @@ func (s *roundShare) Next() (*strategy.DPORJob, bool) {
 		if claimed || s.next() {
 			continue
 		}
-		if err := s.wait(&d, "for the other parts of the search's round"); err != nil {
+		if err := s.wait(&d, "for the other parts of the search's round"); err == errBudget {
+			s.over = true
+		} else if err != nil {
 			s.err = err
 		}
 	}
@@ -357,7 +359,11 @@ func (s *roundShare) number() (n int, ok bool) {
 			// are too (nobody claims them), and it is not a finding.
 			return n, n <= s.limit
 		}
-		if err := s.wait(&d, "for the parts of the search before a finding"); err != nil {
+		if err := s.wait(&d, "for the parts of the search before a finding"); err == errBudget {
+			// Past -budget the jobs before it may never end: its
+			// number is at least n.
+			return n, n <= s.limit
+		} else if err != nil {
 			s.err = err
 		}
 	}

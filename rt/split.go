@@ -87,12 +87,12 @@ const splitLogName = "split.log"
 // openTree opens the share of a process in dir, creating the log; jobs
 // are published first (the jobs of the search, from the process that
 // starts it).
-func openTree(dir string, limit int, self string, deadline time.Time, jobs []strategy.Job) (*treeShare, error) {
+func openTree(dir string, limit int, self string, wait splitWait, jobs []strategy.Job) (*treeShare, error) {
 	l, err := openLog(filepath.Join(dir, splitLogName))
 	if err != nil {
 		return nil, err
 	}
-	s := &treeShare{splitWait: splitWait{deadline: deadline}, limit: limit, self: self, log: l, jobs: map[string]*treeJob{}, hunger: map[string]bool{}}
+	s := &treeShare{splitWait: wait, limit: limit, self: self, log: l, jobs: map[string]*treeJob{}, hunger: map[string]bool{}}
 	if err := s.publish(jobs); err != nil {
 		l.close()
 		return nil, err
@@ -297,10 +297,11 @@ func (s *treeShare) othersHungry() bool {
 	return len(s.hunger) > 1 || len(s.hunger) == 1 && !s.hunger[s.self]
 }
 
-// wait pauses between two reads of the log; false: waiting is over.
+// wait pauses between two reads of the log; false: waiting is over
+// (past -budget, with no error).
 func (s *treeShare) wait(d *time.Duration, what string) bool {
 	if err := s.splitWait.wait(d, what); err != nil {
-		if s.err == nil {
+		if s.err == nil && err != errBudget {
 			s.err = err
 		}
 		return false
@@ -430,7 +431,9 @@ func (s *treeShare) number() (n int, ok bool) {
 			return n, n <= s.limit
 		}
 		if !s.wait(&d, "for the parts of the search before a finding") {
-			return 0, false
+			// Past -budget the jobs before it may never end: its
+			// number is at least n.
+			return n, s.err == nil && n <= s.limit
 		}
 	}
 }

@@ -121,11 +121,17 @@ func (l *splitLog) blobs(f func(b []byte) error) error {
 }
 
 // splitWait bounds how long a process of a split test waits for the
-// others: until deadline (zero: none), and while alive says nothing.
+// others: until deadline (zero: none), until the end of -budget
+// (budget, zero: none), and while alive says nothing.
 type splitWait struct {
 	deadline time.Time
+	budget   time.Time
 	alive    func() error
 }
+
+// errBudget says that -budget ran out while a process waited: it stops,
+// as it stops exploring, without an error.
+var errBudget = errors.New("the budget ran out")
 
 // splitWaitMax bounds the pause between two reads of a process that
 // waits.
@@ -134,6 +140,9 @@ const splitWaitMax = 20 * time.Millisecond
 // wait pauses for *d (and doubles it, up to splitWaitMax) before the
 // next look; it returns why waiting is over, for waiting what.
 func (w *splitWait) wait(d *time.Duration, what string) error {
+	if !w.budget.IsZero() && time.Now().After(w.budget) {
+		return errBudget
+	}
 	if !w.deadline.IsZero() && time.Now().After(w.deadline) {
 		return fmt.Errorf("interleave: gave up waiting %s at the test's deadline (go test -timeout)", what)
 	}

@@ -227,7 +227,7 @@ func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func
 	switch kind {
 	case splitRounds:
 		var err error
-		if p.rounds, err = openDPORRounds(dir, cfg, deadlineOf(t)); err != nil {
+		if p.rounds, err = openDPORRounds(dir, cfg, waitOf(t, cfg)); err != nil {
 			p.cleanup()
 			return nil, err
 		}
@@ -236,7 +236,7 @@ func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func
 	case splitTree:
 		jobs, err := treeJobs(cfg, t.Name(), *opts, body)
 		if err == nil {
-			p.tree, err = openTree(dir, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadlineOf(t), jobs)
+			p.tree, err = openTree(dir, schedulesOf(cfg), strconv.Itoa(os.Getpid()), waitOf(t, cfg), jobs)
 		}
 		if err != nil {
 			p.cleanup()
@@ -514,14 +514,14 @@ func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, body func(
 	var err error
 	switch kind {
 	case splitRounds:
-		if rounds, err = openDPORRounds(cfg.Worker, cfg, deadlineOf(t)); err != nil {
+		if rounds, err = openDPORRounds(cfg.Worker, cfg, waitOf(t, cfg)); err != nil {
 			t.Fatal(err)
 		}
 		defer rounds.close()
 		rounds.alive = parentAlive()
 		opts.rounds, opts.number = rounds, rounds.number
 	case splitTree:
-		tree, err = openTree(cfg.Worker, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadlineOf(t), nil)
+		tree, err = openTree(cfg.Worker, schedulesOf(cfg), strconv.Itoa(os.Getpid()), waitOf(t, cfg), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -612,12 +612,12 @@ func again(tree *treeShare, rounds *roundShare) func() bool {
 
 // openDPORRounds opens this process's share of the dpor search of cfg
 // split into rounds, in dir.
-func openDPORRounds(dir string, cfg wire.Config, deadline time.Time) (*roundShare, error) {
+func openDPORRounds(dir string, cfg wire.Config, wait splitWait) (*roundShare, error) {
 	bound := cfg.Preemptions
 	if bound <= 0 {
 		bound = -1
 	}
-	return openRounds(dir, cfg.DPOR != "source" && bound < 0, bound, schedulesOf(cfg), strconv.Itoa(os.Getpid()), deadline)
+	return openRounds(dir, cfg.DPOR != "source" && bound < 0, bound, schedulesOf(cfg), strconv.Itoa(os.Getpid()), wait)
 }
 
 // schedulesOf returns the schedules cfg explores per test.
@@ -628,8 +628,13 @@ func schedulesOf(cfg wire.Config) int {
 	return 1000
 }
 
-// deadlineOf returns t's deadline, or the zero time.
-func deadlineOf(t *testing.T) time.Time {
-	d, _ := t.Deadline()
-	return d
+// waitOf returns the bounds of a process's waits for the others while
+// it explores t: the test's deadline, and the end of cfg's budget.
+func waitOf(t *testing.T, cfg wire.Config) splitWait {
+	var w splitWait
+	w.deadline, _ = t.Deadline()
+	if cfg.Budget > 0 {
+		w.budget = time.Now().Add(time.Duration(cfg.Budget))
+	}
+	return w
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"interleave.dev/rt"
 	"interleave.dev/rt/wire"
@@ -385,5 +386,29 @@ func TestWorkersSplitDPOR(t *testing.T) {
 			}
 			sameWithWorkers(t, "TestHelperTextbook", cfg, one)
 		})
+	}
+}
+
+// Under -budget a split search ends with the budget, in every process,
+// with what it ran: no process waits for a job another stopped.
+func TestWorkersSplitUnderBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts test processes")
+	}
+	t.Setenv("TREE_G", "3")
+	t.Setenv("TREE_K", "2")
+	t.Setenv("TREE_E", "3")
+	t.Setenv("TREE_BAD", "")
+	t.Setenv("TEXTBOOK", "lastzero(5)")
+	t.Setenv("TEXTBOOK_BAD", "")
+	for _, c := range []struct{ helper, strategy string }{{"TestHelperTree", "dfs"}, {"TestHelperTree", "pcb"}, {"TestHelperTextbook", "dpor"}} {
+		cfg := wire.Config{Strategy: c.strategy, Schedules: 1000000, Budget: wire.Duration(300 * time.Millisecond), Workers: 2, NoRace: true, Preemptions: 6}
+		if c.strategy == "dpor" {
+			cfg.Preemptions = 0
+		}
+		out, res := runHelper(t, c.helper, cfg)
+		if len(res) != 1 || res[0].Outcome != wire.OutcomePass || res[0].Schedules == 0 || res[0].Exhausted {
+			t.Errorf("%s: %+v\n%s", c.strategy, res, out)
+		}
 	}
 }
