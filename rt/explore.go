@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -60,6 +61,13 @@ type Options struct {
 	// more), for an exploration split between processes (random and pct
 	// only; see sched.Config.Next).
 	Next func() int
+	// jobs, for dfs and pcb, hands out the parts of a search split
+	// between processes (split.go), rounds those of dpor (rounds.go), and
+	// number says what number the sequential search gives a finding
+	// (false: it is not the search's).
+	jobs   strategy.Jobs
+	rounds strategy.DPORJobs
+	number func() (int, bool)
 	// Progress, when set, is called between schedules, at most every
 	// 200ms, with the number of schedules run so far, the time spent and,
 	// for a strategy that can estimate it (dfs), the fraction of its
@@ -138,6 +146,8 @@ type Report struct {
 	RaceEffect string
 	// MCR is what strategy mcr asked its solver.
 	MCR *wire.MCRStats
+
+	parts []wire.Part // a shard's parts of a dfs or pcb search
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -147,9 +157,10 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR}
+	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR, Jobs: opts.jobs, Rounds: opts.rounds}
 	var hash uint64
 	first := 1
+	fixedOrder := strategy.Systematic(opts.Strategy)
 	if opts.Strategy == "replay" {
 		if opts.Replay == nil {
 			return nil, fmt.Errorf("interleave: strategy replay needs a schedule")
@@ -175,6 +186,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		opts.MaxGoroutines, opts.MaxChoices, opts.MaxObjects = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices, opts.Replay.MaxObjects
 		opts.Seed = opts.Replay.Seed
 		first = opts.Replay.Iteration
+		// Files before version 4 drew a systematic strategy's map orders
+		// from the iteration's number too.
+		fixedOrder = strategy.Systematic(opts.Replay.Strategy) && (opts.Replay.Version == 0 || opts.Replay.Version >= 4)
 	}
 	if opts.Strategy == "regression" {
 		if err := regressOptions(&opts, &sc); err != nil {
@@ -299,7 +313,11 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		MaxChoices:     opts.MaxChoices,
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
+		FixedOrder:     fixedOrder,
 		Next:           opts.Next,
+	}
+	if opts.jobs != nil || opts.rounds != nil {
+		scfg.Schedules = math.MaxInt32 // the jobs end the search
 	}
 	if opts.Progress != nil {
 		est, _ := st.(strategy.Estimator)
@@ -312,6 +330,16 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		}
 	}
 	res := sched.Explore(scfg, randomized(opts, body))
+	if a, ok := st.(strategy.Abandoner); ok && (opts.jobs != nil || opts.rounds != nil) {
+		a.Abandon() // a job the budget cut is the others' to know
+	}
+	if res.Finding != nil && opts.number != nil {
+		n, ok := opts.number()
+		if !ok {
+			res.Finding = nil // another process's finding is the search's
+		}
+		res.Last = n
+	}
 	rep := &Report{
 		Test:      name,
 		Strategy:  st.Name(),

@@ -9,3 +9,7 @@ var RandSeedNop = &randSeedNop
 
 // GodebugSetting is godebugSetting.
 var GodebugSetting = godebugSetting
+
+// TreeReport lets the tests see which process ran how much of a split
+// search.
+var TreeReport = &treeReport

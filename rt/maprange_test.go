@@ -4,6 +4,7 @@ package rt_test
 
 import (
 	"math"
+	"sync"
 	"testing"
 
 	"interleave.dev/rt"
@@ -116,5 +117,54 @@ func TestMapRangeOutsideAnExploration(t *testing.T) {
 	}
 	if sum != 4 && sum != 5 && sum != 13 && sum != 14 {
 		t.Errorf("sum %d", sum)
+	}
+}
+
+// Under a systematic strategy the map orders are a function of the
+// choices (and the seed), not of the schedule's number: dfs covers a
+// tree whose paths range over a map in different orders, and its
+// finding replays (the exploration and the replay both draw the orders
+// without the number; TestFixedMapOrderIgnoresTheNumber checks that the
+// number plays no part).
+func TestMapOrderUnderDFSFollowsTheChoices(t *testing.T) {
+	var x int
+	keys := map[int]bool{}
+	fail, first := false, -1
+	body := func() {
+		m := map[int]string{}
+		for i := 0; i < 8; i++ {
+			m[i] = "v"
+		}
+		var wg sync.WaitGroup
+		rt.WGGo(&wg, func() { rt.Write(&x, 0) }, 0)
+		rt.Write(&x, 0) // the goroutine's write may come first, or not
+		k := firstKey(m)
+		keys[k] = true
+		if first < 0 {
+			first = k
+		}
+		for i := 0; i < k%3; i++ {
+			rt.Write(&x, 0)
+		}
+		rt.WGWait(&wg, 0)
+		if fail && k != first {
+			rt.TErrorf(t, "first key %d", k)
+		}
+	}
+	rep, err := rt.Explore("MapOrderDFS", rt.Options{Strategy: "dfs", Schedules: 1000, ScheduleDir: "-", NoRace: true}, body)
+	if err != nil || rep.Kind != "" || !rep.Exhausted {
+		t.Fatalf("dfs: %q, %v, covered %v after %d schedules", rep.Kind, err, rep.Exhausted, rep.Schedules)
+	}
+	if len(keys) < 2 {
+		t.Errorf("first keys %v: the orders do not depend on the events", keys)
+	}
+	fail = true
+	rep, err = rt.Explore("MapOrderDFS", rt.Options{Strategy: "dfs", Schedules: 1000, ScheduleDir: t.TempDir(), NoRace: true}, body)
+	if err != nil || rep.Kind != "test failure" {
+		t.Fatalf("got %q, %v", rep.Kind, err)
+	}
+	again, err := rt.Explore("MapOrderDFS", rt.Options{Strategy: "replay", Replay: rep.Schedule, ScheduleDir: "-"}, body)
+	if err != nil || again.Kind != "test failure" || again.Diverged != "" {
+		t.Fatalf("replay: got %q %q, %v", again.Kind, again.Diverged, err)
 	}
 }

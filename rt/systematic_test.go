@@ -3,6 +3,7 @@ package rt
 import (
 	"flag"
 	"fmt"
+	"math/rand"
 	"sort"
 	"strings"
 	"sync"
@@ -560,6 +561,96 @@ func TestOptimalDPOR(t *testing.T) {
 			}
 			if opt.traces != src.traces {
 				t.Errorf("%d traces, source sets %d", opt.traces, src.traces)
+			}
+		})
+	}
+}
+
+// splitDPOR explores p with dpor split into rounds (as between
+// processes), its jobs run in this process; shuffle, if set, reorders
+// the jobs of each round.
+func splitDPOR(t testing.TB, p textbook, optimal bool, limit int, shuffle func([]*strategy.DPORJob)) (sysResult, *strategy.LocalRounds) {
+	return splitBoundedDPOR(t, p, optimal, -1, limit, shuffle)
+}
+
+// splitBoundedDPOR is splitDPOR bounded to bound preemptions (negative:
+// none).
+func splitBoundedDPOR(t testing.TB, p textbook, optimal bool, bound, limit int, shuffle func([]*strategy.DPORJob)) (sysResult, *strategy.LocalRounds) {
+	t.Helper()
+	lr := strategy.NewLocalRounds(optimal, bound, limit)
+	lr.Shuffle = shuffle
+	lr.Encode = shuffle != nil // as between processes
+	r := runSystematic(t, strategy.CountTraces(strategy.NewDPORJobs(lr, optimal, bound, 0)), p, limit)
+	r.exhausted, r.blocked = lr.Complete(), lr.SleepBlocked
+	if bound >= 0 {
+		r.exhausted = lr.Bounded() // every schedule within the bound
+	}
+	return r, lr
+}
+
+// TestSplitDPOR: dpor split into rounds (dporsplit.go), with wakeup trees
+// and with source sets, covers its space and reaches exactly the
+// outcomes and the Mazurkiewicz traces of the sequential search (of dfs
+// where dfs finishes), on the small textbook programs and on larger
+// ones; and a round's jobs run in any order, their results encoded and
+// decoded as between processes, give the same search.
+func TestSplitDPOR(t *testing.T) {
+	progs := smallTextbooks()
+	if !testing.Short() {
+		progs = append(progs, lastZero(4), philosophers(4), readersWriters(2, 2), indexer(4, 2, 8))
+	}
+	for _, p := range progs {
+		p := p
+		t.Run(p.name, func(t *testing.T) {
+			dfs := runSystematic(t, strategy.CountTraces(strategy.NewDFS(0)), p, 100000)
+			for _, optimal := range []bool{true, false} {
+				seq := strategy.NewDPOR(0)
+				if optimal {
+					seq = strategy.NewOptimalDPOR(0)
+				}
+				want := runSystematic(t, strategy.CountTraces(seq), p, 100000)
+				got, lr := splitDPOR(t, p, optimal, 100000, nil)
+				t.Logf("optimal %v: split %d executions (%d rounds, %d jobs, %d sleep-blocked), sequential %d; %d traces", optimal, got.executions, lr.Rounds, lr.Jobs, got.blocked, want.executions, got.traces)
+				if !got.exhausted || got.finding != "" {
+					t.Fatalf("optimal %v: covered %v after %d, finding %q", optimal, got.exhausted, got.executions, got.finding)
+				}
+				if strings.Join(got.outcomes, "|") != strings.Join(want.outcomes, "|") || got.traces != want.traces {
+					t.Errorf("optimal %v: %d traces, outcomes %q; sequential %d, %q", optimal, got.traces, got.outcomes, want.traces, want.outcomes)
+				}
+				if dfs.exhausted && got.traces != dfs.traces {
+					t.Errorf("optimal %v: %d traces, dfs %d", optimal, got.traces, dfs.traces)
+				}
+				rng := rand.New(rand.NewSource(int64(len(p.name))))
+				again, _ := splitDPOR(t, p, optimal, 100000, func(jobs []*strategy.DPORJob) {
+					rng.Shuffle(len(jobs), func(a, b int) { jobs[a], jobs[b] = jobs[b], jobs[a] })
+				})
+				if again.executions != got.executions || again.traces != got.traces || strings.Join(again.outcomes, "|") != strings.Join(got.outcomes, "|") {
+					t.Errorf("optimal %v: jobs in another order: %d executions, %d traces; in theirs %d, %d", optimal, again.executions, again.traces, got.executions, got.traces)
+				}
+			}
+		})
+	}
+}
+
+// TestSplitBoundedDPOR: bounded dpor split into rounds reaches the
+// traces and the outcomes of the sequential search, and so every outcome
+// of pcb with the same bound (TestBoundedDPOR); its executions may
+// differ (the conservative backtracking marks the last context switch of
+// the path it is on, which the rounds reach in another order).
+func TestSplitBoundedDPOR(t *testing.T) {
+	for _, p := range smallTextbooks() {
+		p := p
+		t.Run(p.name, func(t *testing.T) {
+			for k := 0; k <= 2; k++ {
+				seq := runSystematic(t, strategy.CountTraces(strategy.NewBoundedDPOR(k, 0)), p, 100000)
+				got, lr := splitBoundedDPOR(t, p, false, k, 100000, nil)
+				t.Logf("K=%d: split %d executions, sequential %d", k, got.executions, seq.executions)
+				if got.traces != seq.traces || strings.Join(got.outcomes, "|") != strings.Join(seq.outcomes, "|") || !got.exhausted {
+					t.Errorf("K=%d: split %d traces, outcomes %q, covered %v; sequential %d, %q", k, got.traces, got.outcomes, got.exhausted, seq.traces, seq.outcomes)
+				}
+				if lr.Jobs < 2 && got.executions > 1 {
+					t.Errorf("K=%d: %d jobs: nothing was split", k, lr.Jobs)
+				}
 			}
 		})
 	}

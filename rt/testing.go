@@ -109,20 +109,22 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 	if cfg.Strategy == "mpc" && fz != nil {
 		opts.mpcWorker = &cfg
 	}
-	if cfg.Worker != "" && splits(cfg) {
-		runWorker(t, cfg, opts, body) // a worker started by the process below
+	kind := splits(cfg)
+	if cfg.Worker != "" && kind != splitNone {
+		runWorker(t, cfg, kind, opts, body) // a worker started by the process below
 		return
 	}
 	var split *pool
-	if splits(cfg) {
-		if split, err = startPool(t, cfg); err != nil {
+	var more func() bool
+	if kind != splitNone {
+		if split, err = startPool(t, cfg, kind, &opts, func() { runTest(t, body) }); err != nil {
 			t.Fatal(err)
 		}
-		opts.Next = split.share.next
+		more = again(split.tree, split.rounds)
 	}
 	before := explored
 	explored = append(explored, t.Name())
-	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
+	rep, err := exploreShare(t.Name(), opts, func() { runTest(t, body) }, more)
 	if split != nil {
 		var perr error
 		rep, perr = split.finish(rep)
@@ -160,6 +162,10 @@ func exploreTest(t *testing.T, body func(t *testing.T), input []string, fz *fuzz
 		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
 		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash, Shard: cfg.Shard,
 		Regress: rep.Regress, Predictions: rep.Predictions, MCR: rep.MCR,
+		Parts: rep.parts,
+	}
+	if rep.parts != nil {
+		res.Limit = schedulesOf(cfg)
 	}
 	if cfg.Strategy == "active" {
 		t.Log(predictionLog(rep.Predictions))

@@ -47,14 +47,32 @@ const (
 	foundEvery = 8
 )
 
-// splits reports whether cfg explores its tests' schedules split between
-// processes or shards.
-func splits(cfg wire.Config) bool {
+// Ways of splitting an exploration.
+const (
+	splitNone      = iota
+	splitSchedules // random, pct: schedule numbers (this file)
+	splitTree      // dfs, pcb: subtrees (split.go)
+	splitRounds    // dpor: rounds of jobs (rounds.go)
+)
+
+// splits says how cfg splits its tests' explorations between processes
+// or shards. dpor explores in rounds whenever the driver sets Workers,
+// one worker too, so that its result does not depend on their number;
+// shards it has none (cmd/interleave refuses them).
+func splits(cfg wire.Config) int {
+	if cfg.Strategy == "dpor" && (cfg.Workers >= 1 || cfg.Worker != "") && cfg.Shard == "" {
+		return splitRounds
+	}
+	if cfg.Workers <= 1 && cfg.Shard == "" && cfg.Worker == "" {
+		return splitNone
+	}
 	switch cfg.Strategy {
 	case "", "random", "pct":
-		return cfg.Workers > 1 || cfg.Shard != "" || cfg.Worker != ""
+		return splitSchedules
+	case "dfs", "pcb":
+		return splitTree
 	}
-	return false
+	return splitNone
 }
 
 // share hands out the numbers of the schedules one process runs.
@@ -168,11 +186,13 @@ func lowestFound(path string) int {
 
 // pool is the parent's side of a test explored by several processes.
 type pool struct {
-	t     *testing.T
-	cfg   wire.Config
-	dir   string
-	share *share
-	start time.Time
+	t      *testing.T
+	cfg    wire.Config
+	dir    string
+	share  *share      // schedule numbers (random, pct)
+	tree   *treeShare  // subtrees (dfs, pcb)
+	rounds *roundShare // rounds (dpor)
+	start  time.Time
 
 	mu      sync.Mutex
 	done    bool // the parent's exploration ended: start no worker
@@ -189,29 +209,56 @@ type worker struct {
 	exited  chan struct{}
 }
 
-// startPool prepares the exploration of t split as cfg says, and starts
-// the workers after workerDelay if the parent is still exploring then.
-func startPool(t *testing.T, cfg wire.Config) (*pool, error) {
+// startPool prepares the exploration of t split as cfg says (a split
+// of kind splitSchedules, splitTree, whose shard's jobs body may be run
+// to find, or splitRounds), and starts the workers after workerDelay if
+// the parent is still exploring then; opts is set to explore the
+// parent's share.
+func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func()) (*pool, error) {
 	p := &pool{t: t, cfg: cfg, start: time.Now(), spawned: make(chan struct{})}
 	dir := ""
-	if cfg.Workers > 1 {
+	if cfg.Workers > 1 || kind == splitTree || kind == splitRounds {
 		var err error
 		if dir, err = os.MkdirTemp("", "interleave-workers-"); err != nil {
 			return nil, fmt.Errorf("interleave: creating the workers' directory: %w", err)
 		}
 		p.dir = dir
 	}
-	s, err := newShare(cfg, dir)
-	if err != nil {
-		p.cleanup()
-		return nil, err
+	switch kind {
+	case splitRounds:
+		var err error
+		if p.rounds, err = openDPORRounds(dir, cfg, waitOf(t, cfg)); err != nil {
+			p.cleanup()
+			return nil, err
+		}
+		p.rounds.solo = cfg.Workers <= 1
+		opts.rounds, opts.number = p.rounds, p.rounds.number
+	case splitTree:
+		jobs, err := treeJobs(cfg, t.Name(), *opts, body)
+		if err == nil {
+			p.tree, err = openTree(dir, schedulesOf(cfg), strconv.Itoa(os.Getpid()), waitOf(t, cfg), jobs)
+		}
+		if err != nil {
+			p.cleanup()
+			return nil, err
+		}
+		opts.jobs, opts.number = p.tree, p.tree.number
+	default:
+		s, err := newShare(cfg, dir)
+		if err != nil {
+			p.cleanup()
+			return nil, err
+		}
+		p.share = s
+		opts.Next = s.next
 	}
-	p.share = s
-	if dir == "" {
+	if cfg.Workers <= 1 {
 		close(p.spawned)
 		return p, nil
 	}
-	s.alone = true
+	if p.share != nil {
+		p.share.alone = true
+	}
 	go func() {
 		defer close(p.spawned)
 		timer := time.NewTimer(workerDelay)
@@ -222,12 +269,14 @@ func startPool(t *testing.T, cfg wire.Config) (*pool, error) {
 		if p.done {
 			return
 		}
-		first := p.share.share()
-		if err := os.WriteFile(startFile(p.dir), []byte(strconv.Itoa(first)), 0o644); err != nil {
-			p.share.mu.Lock()
-			p.share.err = fmt.Errorf("interleave: starting the workers: %w", err)
-			p.share.mu.Unlock()
-			return
+		if p.share != nil {
+			first := p.share.share()
+			if err := os.WriteFile(startFile(p.dir), []byte(strconv.Itoa(first)), 0o644); err != nil {
+				p.share.mu.Lock()
+				p.share.err = fmt.Errorf("interleave: starting the workers: %w", err)
+				p.share.mu.Unlock()
+				return
+			}
 		}
 		for w := 1; w < cfg.Workers; w++ {
 			p.workers = append(p.workers, p.spawn(w))
@@ -242,6 +291,10 @@ func (p *pool) spawn(w int) *worker {
 	child.Workers = 0
 	child.Worker = p.dir
 	child.Results = filepath.Join(p.dir, fmt.Sprintf("results%d.jsonl", w))
+	if child.ScheduleDir == "-" {
+		// The parent reads a worker's finding from its schedule file.
+		child.ScheduleDir = filepath.Join(p.dir, "schedules")
+	}
 	if child.Budget > 0 {
 		child.Budget -= wire.Duration(time.Since(p.start))
 		if child.Budget <= 0 {
@@ -264,6 +317,12 @@ func (p *pool) spawn(w int) *worker {
 	}
 	go func() {
 		wk.err = wk.cmd.Wait()
+		if p.tree != nil || p.rounds != nil {
+			// The processes that wait for a part it had claimed stop.
+			if err := noteExit(p.dir, wk.cmd.Process.Pid); err != nil && wk.err == nil {
+				wk.err = err
+			}
+		}
 		close(wk.exited)
 	}()
 	return wk
@@ -278,6 +337,12 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 	if p.dir == "" {
 		return rep, p.share.err
 	}
+	if p.tree != nil {
+		defer p.tree.close()
+	}
+	if p.rounds != nil {
+		defer p.rounds.close()
+	}
 	if rep == nil {
 		p.mu.Lock()
 		p.done = true
@@ -291,7 +356,7 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 		}
 		return nil, nil
 	}
-	if rep.Kind != "" && rep.Diverged == "" {
+	if p.share != nil && rep.Kind != "" && rep.Diverged == "" {
 		if err := noteFound(p.share.found, rep.Schedules); err != nil {
 			return rep, err
 		}
@@ -336,13 +401,51 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 		}
 		rep = p.merge(rep, r)
 	}
-	if p.share.err != nil {
+	if p.share != nil && p.share.err != nil {
 		errs = append(errs, p.share.err.Error())
+	}
+	if p.tree != nil {
+		p.tallyTree(rep)
+		if p.tree.err != nil {
+			errs = append(errs, p.tree.err.Error())
+		}
+	}
+	if r := p.rounds; r != nil {
+		r.refresh()
+		if treeReport != nil {
+			treeReport(r.byProcess())
+		}
+		if rep.Kind == "" {
+			rep.Schedules, rep.Exhausted = r.tally()
+		}
+		if r.err != nil {
+			errs = append(errs, r.err.Error())
+		}
 	}
 	if len(errs) > 0 {
 		return rep, errors.New(strings.Join(errs, "\n"))
 	}
 	return rep, nil
+}
+
+// tallyTree gives rep, without a finding, the schedules and the verdict
+// of the split search, which the processes' own counts are not: they
+// count schedules past the search's end, which it leaves out. A shard's
+// report keeps its parts, for "interleave merge", and its schedules and
+// finding are numbered within its share.
+func (p *pool) tallyTree(rep *Report) {
+	parts := p.tree.parts()
+	if treeReport != nil {
+		treeReport(p.tree.byProcess())
+	}
+	if rep.Kind == "" {
+		t := wire.Tally(parts, p.tree.limit)
+		rep.Schedules, rep.Exhausted = t.Schedules, t.Exhausted
+	}
+	if p.cfg.Shard != "" {
+		rep.parts = parts
+		rep.Exhausted = false // its share is; "interleave merge" says whether the whole space was
+	}
 }
 
 // merge combines a worker's result r into rep.
@@ -373,6 +476,9 @@ func (p *pool) merge(rep *Report, r *wire.Result) *Report {
 	if s, err := wire.ReadSchedule(r.Schedule); err == nil {
 		w.Schedule = s
 	}
+	if p.cfg.ScheduleDir == "-" {
+		w.Path, w.View = "", "" // the pool's directory goes
+	}
 	if rep.Kind != "" {
 		removeOther(rep.Path, w.Path)
 	}
@@ -398,22 +504,44 @@ func (p *pool) cleanup() {
 	}
 }
 
-// runWorker is a worker process's side: explore the schedules it claims
-// and report to the parent through the directory and the results file.
-func runWorker(t *testing.T, cfg wire.Config, opts Options, body func(t *testing.T)) {
-	s, err := newShare(cfg, cfg.Worker)
-	if err != nil {
-		t.Fatal(err)
+// runWorker is a worker process's side: explore the schedules (or the
+// parts of the search) it claims and report to the parent through the
+// directory and the results file.
+func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, body func(t *testing.T)) {
+	var s *share
+	var tree *treeShare
+	var rounds *roundShare
+	var err error
+	switch kind {
+	case splitRounds:
+		if rounds, err = openDPORRounds(cfg.Worker, cfg, waitOf(t, cfg)); err != nil {
+			t.Fatal(err)
+		}
+		defer rounds.close()
+		rounds.alive = parentAlive()
+		opts.rounds, opts.number = rounds, rounds.number
+	case splitTree:
+		tree, err = openTree(cfg.Worker, schedulesOf(cfg), strconv.Itoa(os.Getpid()), waitOf(t, cfg), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tree.close()
+		tree.alive = parentAlive()
+		opts.jobs, opts.number = tree, tree.number
+	default:
+		if s, err = newShare(cfg, cfg.Worker); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(startFile(cfg.Worker))
+		if err == nil {
+			s.c, err = strconv.Atoi(string(b))
+		}
+		if err != nil {
+			t.Fatalf("interleave: worker: %v", err)
+		}
+		opts.Next = s.next
 	}
-	b, err := os.ReadFile(startFile(cfg.Worker))
-	if err == nil {
-		s.c, err = strconv.Atoi(string(b))
-	}
-	if err != nil {
-		t.Fatalf("interleave: worker: %v", err)
-	}
-	opts.Next = s.next
-	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
+	rep, err := exploreShare(t.Name(), opts, func() { runTest(t, body) }, again(tree, rounds))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,16 +556,85 @@ func runWorker(t *testing.T, cfg wire.Config, opts Options, body func(t *testing
 		if err := os.WriteFile(reportFile(cfg.Worker, rep.Schedules), []byte(rep.Text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := noteFound(s.found, rep.Schedules); err != nil {
-			t.Fatal(err)
+		if s != nil {
+			if err := noteFound(s.found, rep.Schedules); err != nil {
+				t.Fatal(err)
+			}
 		}
 	case rep.Skipped:
 		res.Outcome = wire.OutcomeSkip
 	}
-	if s.err != nil {
+	if s != nil && s.err != nil {
 		t.Fatal(s.err)
+	}
+	if tree != nil && tree.err != nil {
+		t.Fatal(tree.err)
+	}
+	if rounds != nil && rounds.err != nil {
+		t.Fatal(rounds.err)
 	}
 	if err := wire.AppendResult(cfg.Results, res); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// exploreShare explores a process's share of a test: under a split
+// search, again as long as again says its finding was superseded by one
+// before it, since the parts before that one are still to run.
+func exploreShare(name string, opts Options, body func(), again func() bool) (*Report, error) {
+	for {
+		rep, err := Explore(name, opts, body)
+		if err != nil || again == nil || !again() {
+			return rep, err
+		}
+	}
+}
+
+// again returns, for the share of a split search (nil: none), whether
+// its last finding was superseded (and notes that it was told).
+func again(tree *treeShare, rounds *roundShare) func() bool {
+	switch {
+	case tree != nil:
+		return func() bool {
+			s := tree.superseded
+			tree.superseded = false
+			return s
+		}
+	case rounds != nil:
+		return func() bool {
+			s := rounds.superseded
+			rounds.superseded = false
+			return s
+		}
+	}
+	return nil
+}
+
+// openDPORRounds opens this process's share of the dpor search of cfg
+// split into rounds, in dir.
+func openDPORRounds(dir string, cfg wire.Config, wait splitWait) (*roundShare, error) {
+	bound := cfg.Preemptions
+	if bound <= 0 {
+		bound = -1
+	}
+	return openRounds(dir, cfg.DPOR != "source" && bound < 0, bound, schedulesOf(cfg), strconv.Itoa(os.Getpid()), wait)
+}
+
+// schedulesOf returns the schedules cfg explores per test.
+func schedulesOf(cfg wire.Config) int {
+	if cfg.Schedules > 0 {
+		return cfg.Schedules
+	}
+	return 1000
+}
+
+// waitOf returns the bounds of a process's waits for the others while
+// it explores t: the test's deadline, and the end of cfg's budget.
+func waitOf(t *testing.T, cfg wire.Config) splitWait {
+	var w splitWait
+	w.deadline, _ = t.Deadline()
+	if cfg.Budget > 0 {
+		w.budget = time.Now().Add(time.Duration(cfg.Budget))
+	}
+	return w
 }

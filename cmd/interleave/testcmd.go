@@ -155,8 +155,12 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "interleave test: -shard: %v", err)
 	}
-	if shard != "" && strategy != "random" && strategy != "pct" {
-		return usageError(stderr, "interleave test: -shard: %s does not split its search between shards (it runs in one process); use random or pct", strategy)
+	if shard != "" {
+		switch strategy {
+		case "random", "pct", "dfs", "pcb":
+		default:
+			return usageError(stderr, "interleave test: -shard: %s does not split between shards: %s; use random, pct, dfs or pcb", strategy, noShardWhy(strategy))
+		}
 	}
 	if reduce && (strategy == "active" || strategy == "mcr" || strategy == "mpc") {
 		return usageError(stderr, "interleave test: -reduce does not apply to -strategy %s, which steers goroutines between memory accesses", strategy)
@@ -206,6 +210,19 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out, err := driver.Test(ctx, opts)
 	keepSignatures(out, stderr)
 	return finish(out, err, stderr)
+}
+
+// noShardWhy says why strategy s does not split between shards.
+func noShardWhy(s string) string {
+	switch s {
+	case "dpor", "hapset":
+		return "what one part of its search finds (the races to reverse, and for hapset the orderings learned) decides what others explore, and shards do not hear from one another"
+	case "coverage":
+		return "each schedule depends on what the schedules before it covered"
+	case "mcr", "mpc":
+		return "each schedule comes from what the solver made of the schedules before it"
+	}
+	return "its schedules depend on the ones before them"
 }
 
 // wireCount gives a count as wire.Config spells it: 0 is the default

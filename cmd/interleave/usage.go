@@ -137,21 +137,37 @@ Exploration flags:
 	                  locks: the race detector's memory) before it is
 	                  reported as a resource limit (default 16000000)
 	-pct-depth N      bug depth of the pct strategy (default 3)
-	-workers N        processes exploring the schedules of one test at
-	                  once (default: the number of CPUs). A test still
-	                  running after 100ms starts N-1 copies of its test
-	                  binary that share its schedules out. Schedule i of
-	                  random and pct is a function of the seed and i, and
-	                  the lowest-numbered failing schedule is reported, so
-	                  the result does not depend on N; dfs runs in one
-	                  process. Packages run in parallel as go test -p says
-	-shard K/N        explore the K-th (0 <= K < N) of N disjoint shares of
-	                  every test's schedules (those numbered i with
-	                  (i-1) mod N = K), to split a run between machines;
-	                  auto/N takes K from $JOB_COMPLETION_INDEX (a
-	                  Kubernetes Indexed Job). The results are written to
-	                  the schedule directory as results-K-of-N.jsonl for
-	                  "interleave merge"; random and pct only
+	-workers N        processes exploring one test at once (default: the
+	                  number of CPUs). A test still running after 100ms
+	                  starts N-1 copies of its test binary that share
+	                  its work out, and the result does not depend on N
+	                  (the same finding on the same schedule, the same
+	                  schedule file, the same count and verdict): random
+	                  and pct share schedule numbers (schedule i is a
+	                  function of the seed and i); dfs and pcb share
+	                  subtrees, numbered as one process numbers them;
+	                  dpor runs in rounds of jobs, whatever N, one too,
+	                  each process merging a round's results alike (with
+	                  source sets it runs exactly what one sequential
+	                  search runs, with wakeup trees up to 13% more
+	                  executions; see docs/scale.md). mpc's search stays
+	                  in its test binary, which hands the next N-1 runs
+	                  of its queue to workers while it makes one, and
+	                  takes them in, in the order of the queue, and its
+	                  solver checks go to N solver processes. hapset,
+	                  coverage, mcr and active run in one process.
+	                  Packages run in parallel as go test -p says
+	-shard K/N        explore the K-th (0 <= K < N) of N shares of every
+	                  test, to split a run between machines; auto/N takes
+	                  K from $JOB_COMPLETION_INDEX (a Kubernetes Indexed
+	                  Job). random and pct: the schedules numbered i with
+	                  (i-1) mod N = K; dfs and pcb: every N-th subtree of
+	                  a cut of the search that every shard makes alike.
+	                  The results are written to the schedule directory
+	                  as results-K-of-N.jsonl for "interleave merge",
+	                  which tallies them into what one run reports; not
+	                  for the other strategies (dpor's rounds need every
+	                  result of the round before)
 	-preemptions K    preemption bound of the pcb strategy (default 2);
 	                  with dpor, dpor bounded to K preemptions (default
 	                  none): every state pcb reaches within K, in fewer
@@ -324,14 +340,20 @@ const mergeUsage = `usage: interleave merge [-o DIR] DIR|FILE...
 Merge combines the results of runs of "interleave test -shard K/N": each
 argument is a shard's schedule directory (holding its
 results-K-of-N.jsonl and schedule files) or a results file. For every
-test it reports what a single run would have: the lowest-numbered
-failing schedule of any shard, or a pass counting the schedules of all.
-It names shards that are missing, and exits as interleave test would (0:
-every test passed, 1: a finding).
+test it reports what a single run would have: under random and pct, the
+lowest-numbered failing schedule of any shard, or a pass counting the
+schedules of all; under dfs and pcb, the shards' parts of the search
+tallied in the order one process runs them: the finding of the part
+found first, numbered after every schedule before it (a shard numbers
+its own finding within its share), or a pass with the search's
+schedules, covering its space only if every part of every shard ran to
+its end. It names shards that are missing, and exits as interleave test
+would (0: every test passed, 1: a finding).
 
 Flags:
 	-o DIR            copy the schedule files of the merged findings to
-	                  DIR (the results name the copies)
+	                  DIR (the results name the copies; a dfs or pcb
+	                  finding's copy carries the search's number)
 `
 
 // runHelp prints the help of a command.

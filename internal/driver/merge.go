@@ -12,10 +12,10 @@ import (
 )
 
 // A run with -shard K/N explores the K-th of N disjoint shares of every
-// test's schedules; it writes its results next to its schedule files, as
-// results-K-of-N.jsonl, so that the schedule directories of the N runs
-// (CI artifacts, a shared volume) can be merged into what a single run
-// would have reported.
+// test's schedules (random, pct) or search tree (dfs, pcb); it writes its
+// results next to its schedule files, as results-K-of-N.jsonl, so that
+// the schedule directories of the N runs (CI artifacts, a shared volume)
+// can be merged into what a single run would have reported.
 
 // shardResultsName is the name of a shard's results file.
 func shardResultsName(shard string) string {
@@ -56,11 +56,7 @@ type Merged struct {
 // ran the shard); with outDir set, the schedule files of the merged
 // findings are copied there and the results name the copies.
 func Merge(paths []string, outDir string) (*Merged, error) {
-	type entry struct {
-		r   wire.Result
-		dir string // where its schedule file is
-	}
-	byTest := map[string]*entry{}
+	byTest := map[string][]shardEntry{}
 	var order []string
 	shards := map[string]bool{}
 	n := 0
@@ -87,15 +83,10 @@ func Merge(paths []string, outDir string) (*Merged, error) {
 					}
 				}
 				key := r.Package + "\x00" + r.Test
-				e, ok := byTest[key]
-				if !ok {
-					byTest[key] = &entry{r: r, dir: filepath.Dir(f)}
+				if byTest[key] == nil {
 					order = append(order, key)
-					continue
 				}
-				if combine(&e.r, r) {
-					e.dir = filepath.Dir(f)
-				}
+				byTest[key] = append(byTest[key], shardEntry{r: r, dir: filepath.Dir(f)})
 			}
 		}
 	}
@@ -111,9 +102,12 @@ func Merge(paths []string, outDir string) (*Merged, error) {
 	}
 	sort.Strings(order)
 	for _, key := range order {
-		e := byTest[key]
+		e := mergeTest(byTest[key])
 		r := e.r
-		r.Shard = ""
+		r.Shard, r.Parts, r.Limit = "", nil, 0
+		if len(m.Missing) > 0 {
+			r.Exhausted = false // the missing shards' parts were not explored
+		}
 		if r.Schedule != "" {
 			local := filepath.Join(e.dir, filepath.Base(r.Schedule))
 			if _, err := os.Stat(local); err == nil {
@@ -124,7 +118,7 @@ func Merge(paths []string, outDir string) (*Merged, error) {
 				if err := os.MkdirAll(outDir, 0o755); err != nil {
 					return nil, fmt.Errorf("merge: %w", err)
 				}
-				if err := copyFile(r.Schedule, dst); err != nil {
+				if err := copySchedule(r.Schedule, dst, e.iteration); err != nil {
 					return nil, fmt.Errorf("merge: %w", err)
 				}
 				r.Schedule = dst
@@ -133,6 +127,90 @@ func Merge(paths []string, outDir string) (*Merged, error) {
 		m.Results = append(m.Results, r)
 	}
 	return m, nil
+}
+
+// shardEntry is a shard's result for a test, and where its schedule file
+// is.
+type shardEntry struct {
+	r   wire.Result
+	dir string
+	// iteration, when not 0, is the number the merged search gives the
+	// finding of the schedule file, which its shard numbered within its
+	// share (dfs, pcb).
+	iteration int
+}
+
+// mergeTest combines the shards' results for one test.
+func mergeTest(es []shardEntry) shardEntry {
+	for _, e := range es {
+		if e.r.Parts != nil {
+			return tallyShards(es)
+		}
+	}
+	e := es[0]
+	for _, x := range es[1:] {
+		if combine(&e.r, x.r) {
+			e.dir = x.dir
+		}
+	}
+	return e
+}
+
+// tallyShards combines the shards of a dfs or pcb search: their parts
+// tallied in the order of their keys (wire.Tally) are the search of one
+// process, whose finding is the shard's that holds the part found
+// first, numbered after every schedule of the parts before it.
+func tallyShards(es []shardEntry) shardEntry {
+	var parts []wire.Part
+	limit := 0
+	out := es[0]
+	out.r.Outcome, out.r.Kind, out.r.Message, out.r.Schedule, out.r.EventHash, out.r.Seconds = wire.OutcomePass, "", "", "", "", 0
+	for _, e := range es {
+		switch e.r.Outcome {
+		case wire.OutcomeError, wire.OutcomeDiverged:
+			return e
+		case wire.OutcomeSkip:
+			out.r.Outcome = wire.OutcomeSkip
+		}
+		parts = append(parts, e.r.Parts...)
+		limit = max(limit, e.r.Limit)
+		out.r.Seconds += e.r.Seconds
+	}
+	t := wire.Tally(parts, limit)
+	out.r.Schedules, out.r.Exhausted = t.Schedules, t.Exhausted
+	if t.Finding < 0 {
+		return out
+	}
+	key := parts[t.Finding].Key
+	for _, e := range es {
+		if !found(e.r.Outcome) {
+			continue
+		}
+		for _, p := range e.r.Parts {
+			if p.Finding && wire.CompareKeys(p.Key, key) == 0 {
+				e.r.Schedules, e.iteration = t.Schedules, t.Schedules
+				return e
+			}
+		}
+	}
+	// The shard that found it did not report it (it could not confirm it).
+	out.r.Outcome = wire.OutcomeError
+	out.r.Message = fmt.Sprintf("the shard that explored the part of the search with its finding on schedule %d did not report it", t.Schedules)
+	return out
+}
+
+// copySchedule copies the schedule file src to dst, giving it the
+// number iteration unless that is 0.
+func copySchedule(src, dst string, iteration int) error {
+	if iteration == 0 {
+		return copyFile(src, dst)
+	}
+	s, err := wire.ReadSchedule(src)
+	if err != nil {
+		return err
+	}
+	s.Iteration = iteration
+	return wire.WriteSchedule(dst, s)
 }
 
 // found is the rank of outcomes that name a failing schedule.

@@ -90,3 +90,56 @@ func TestMergeIsWhatOneRunReports(t *testing.T) {
 		t.Errorf("schedule %q: not found next to its results", m.Results[1].Schedule)
 	}
 }
+
+// Shards of a dfs search report their parts; the merge tallies them in
+// the order of their keys, as the processes of one run are tallied: the
+// finding is the one of the part found first, numbered after every
+// schedule of the parts before it (its shard numbered it within its
+// share), and the copy of its schedule file carries that number. A
+// search without a finding covers the space only if every shard's parts
+// ran to their ends.
+func TestMergeTalliesTheShardsOfASearch(t *testing.T) {
+	root := t.TempDir()
+	dirs := []string{filepath.Join(root, "s0"), filepath.Join(root, "s1")}
+	for _, d := range dirs {
+		os.MkdirAll(d, 0o755)
+	}
+	part := func(key []int, n int, found bool) wire.Part {
+		return wire.Part{Key: key, Schedules: n, Finding: found, Ended: !found}
+	}
+	search := func(test string, n int, parts ...wire.Part) wire.Result {
+		return wire.Result{Package: "p", Test: test, Outcome: wire.OutcomePass, Strategy: "dfs", Seed: 1, Schedules: n, Parts: parts, Limit: 100}
+	}
+	found := search("TestB", 7, part([]int{0, 1}, 4, false), part([]int{0, 2, 0}, 3, true))
+	found.Outcome, found.Kind, found.Schedule, found.Message = wire.OutcomeFinding, "deadlock", "d.json", "stuck"
+	// TestA: 10 + 20 + 30 schedules, every part ended. TestB: parts
+	// [0] (shard 0: 40 schedules), [0 1] (shard 1: 4), [0 2 0] (shard
+	// 1: found on its 3rd), [0 2 1] (shard 0: found on its 1st, later).
+	later := search("TestB", 41, part([]int{0}, 40, false), part([]int{0, 2, 1}, 1, true))
+	later.Outcome, later.Kind, later.Schedule, later.Message = wire.OutcomeFinding, "panic", "p.json", "later"
+	writeShard(t, dirs[0], 0, 2, search("TestA", 40, part([]int{0}, 10, false), part([]int{0, 5}, 30, false)), later)
+	writeShard(t, dirs[1], 1, 2, search("TestA", 20, part([]int{0, 1}, 20, false)), found)
+	out := filepath.Join(root, "out")
+	m, err := Merge(dirs, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := m.Results[0], m.Results[1]
+	if a.Outcome != wire.OutcomePass || a.Schedules != 60 || !a.Exhausted || a.Parts != nil {
+		t.Errorf("TestA: %+v, want a pass of 60 schedules covering the space", a)
+	}
+	if b.Outcome != wire.OutcomeFinding || b.Kind != "deadlock" || b.Schedules != 47 || b.Schedule != filepath.Join(out, "d.json") {
+		t.Errorf("TestB: %+v, want the deadlock of schedule 40+4+3 = 47", b)
+	}
+	if s, err := wire.ReadSchedule(b.Schedule); err != nil || s.Iteration != 47 {
+		t.Errorf("copied schedule: %+v, %v", s, err)
+	}
+	// Without shard 1, TestA is not covered.
+	m, err = Merge(dirs[:1], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := m.Results[0]; a.Exhausted || a.Schedules != 40 {
+		t.Errorf("TestA from shard 0 alone: %+v", a)
+	}
+}

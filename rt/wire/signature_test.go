@@ -40,7 +40,7 @@ func TestSignatureRoundTrip(t *testing.T) {
 func TestScheduleRejects(t *testing.T) {
 	base := `{"format":"interleave-schedule","version":%V,"test":"TestX","strategy":"random","seed":1,"iteration":1,"race":true,"leaks":true,"max_steps":1,"steps":1,"event_hash":"1","choices":[]%S}`
 	for _, c := range []struct{ v, sig, want string }{
-		{"4", "", "version 4 is not supported"},
+		{"5", "", "version 5 is not supported"},
 		{"1", `,"signature":{"events":[{"op":"read","goroutine":1},{"op":"write","goroutine":2}]}`, "signature in a version 1 file"},
 		{"2", `,"signature":{"events":[]}`, "signature has 0 events"},
 		{"2", `,"signature":{"events":[{"op":"","goroutine":1}]}`, "no operation"},

@@ -143,18 +143,23 @@ type Config struct {
 	// strategy "regression" steers toward (regression mode: was the bug
 	// really fixed? Tsui, Wu, Chan, section 3).
 	Regress string `json:"regress,omitempty"`
-	// Workers is how many processes explore the schedules of one test at
-	// once (default 1): the test binary starts Workers-1 copies of itself
-	// for a test that is still running after a moment, and they share
-	// its schedules out. Under random and pct schedule i is a function of
-	// the seed and i alone, and the finding reported is the one of the
-	// lowest-numbered failing schedule, so the result does not depend on
-	// Workers; dfs and replay run in one process.
+	// Workers is how many processes explore one test at once (default
+	// 1): the test binary starts Workers-1 copies of itself for a test
+	// that is still running after a moment, and they share its work out,
+	// with a result that does not depend on Workers: random and pct share
+	// schedule numbers (schedule i is a function of the seed and i
+	// alone), dfs and pcb subtrees of their search (numbered as one
+	// process numbers them); dpor explores in rounds of jobs whenever
+	// Workers is set (1 too; 0, as interleave bench and rt.Explore leave
+	// it, runs the sequential search). The other strategies, and replay,
+	// run in one process.
 	Workers int `json:"workers,omitempty"`
 	// Shard, "K/N" (0 <= K < N), explores the K-th of N disjoint shares
-	// of every test's schedules (those numbered i with (i-1) mod N = K),
-	// so that N runs, on as many machines, explore together what one run
-	// would; their results are combined by "interleave merge".
+	// of every test (random, pct: the schedules numbered i with (i-1) mod
+	// N = K; dfs, pcb: every N-th subtree of a cut of the search that
+	// every shard makes alike), so that N runs, on as many machines,
+	// explore together what one run would; their results are combined by
+	// "interleave merge".
 	Shard string `json:"shard,omitempty"`
 	// Worker is set by the runtime in the processes it starts to help
 	// explore one test: the directory through which they share out its
@@ -292,6 +297,11 @@ type Result struct {
 	Predictions []Prediction `json:"predictions,omitempty"`
 	// MCR is what strategy mcr asked its solver.
 	MCR *MCRStats `json:"mcr,omitempty"`
+	// Parts, from a shard of a dfs or pcb search, are the parts of the
+	// search it explored, and Limit the schedules the whole search was
+	// allowed: Tally combines the shards' parts into the search's result.
+	Parts []Part `json:"parts,omitempty"`
+	Limit int    `json:"limit,omitempty"`
 }
 
 // RegressResult says how a regression run (strategy "regression") used
@@ -422,7 +432,7 @@ func ReadProgress(b []byte) ([]Progress, int, error) {
 // ScheduleFormat and ScheduleVersion identify schedule files.
 const (
 	ScheduleFormat  = "interleave-schedule"
-	ScheduleVersion = 3
+	ScheduleVersion = 4
 )
 
 // Bug signatures (format version 2) follow RegressionMaple (Tsui, Wu,

@@ -41,9 +41,12 @@ type Config struct {
 	// OrderSeed and FirstIteration choose the orders of map ranges: the
 	// n-th iteration (counting from FirstIteration, default 1) draws them
 	// from OrderSeed and n, so a schedule file's seed and iteration give
-	// them back.
+	// them back. With FixedOrder they draw from OrderSeed alone (and the
+	// events so far), as a systematic strategy needs: its program must be
+	// a function of the choices, whatever the iteration's number.
 	OrderSeed      int64
 	FirstIteration int
+	FixedOrder     bool
 	// Next, when set, gives the number of the next schedule to run
 	// (increasing; 0: no more), for an exploration split between
 	// processes: the strategy must be strategy.Independent, and schedule
@@ -224,12 +227,20 @@ func (x *Explorer) calibrate(s strategy.Independent, body func(), deadline time.
 	s.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
 }
 
+// mapSeed returns the seed of the map orders of schedule number num.
+func (x *Explorer) mapSeed(num int) uint64 {
+	if x.cfg.FixedOrder {
+		num = 0
+	}
+	return mix(uint64(x.cfg.OrderSeed), uint64(num))
+}
+
 // newIteration returns the iteration that runs schedule number num.
 func (x *Explorer) newIteration(num int) *Iteration {
 	it := &Iteration{
 		x:        x,
 		num:      num,
-		mapSeed:  mix(uint64(x.cfg.OrderSeed), uint64(num)),
+		mapSeed:  x.mapSeed(num),
 		objs:     make(map[unsafe.Pointer]*object),
 		hash:     fnvOffset,
 		epoch:    1,

@@ -4,7 +4,8 @@ package sched
 // replay that saw another order would diverge. Under exploration the
 // runtime ranges over the map's keys in a canonical order permuted by a
 // seed the schedule determines: the explorer's seed and the iteration's
-// number (both in the schedule file), the events so far, the site and the
+// number (both in the schedule file; the seed alone under a systematic
+// strategy, Config.FixedOrder), the events so far, the site and the
 // number of map ranges before it in the iteration. Different iterations
 // see different orders, a replay sees the same ones.
 

@@ -89,6 +89,19 @@ type DPOR struct {
 	trEv    []int32
 	lastOp  int32 // goroutine of the last event if it was an operation, or -1
 
+	// Split into rounds (dporsplit.go): the jobs, and the job being
+	// explored, whose root is node root (-1: none) and which backtracks
+	// at nodes from floor down; the races it found with nodes up to its
+	// root, for the search to reverse.
+	jobs     DPORJobs
+	job      *DPORJob
+	root     int32
+	floor    int32
+	exports  []dporRace
+	exported map[uint64]bool // hashes of the races exported
+	ran      int
+	firstLen int32 // the choice points of the job's first execution
+
 	// Executions counts the iterations run; SleepBlocked those cut short
 	// by sleep sets; Diverged the times an execution could not follow its
 	// wakeup sequence.
@@ -109,6 +122,15 @@ type dnode struct {
 	pre       int32           // preemptions of the path before the point
 	order     []int           // backtrack options in the order they were added
 	sub       []*wnode        // the wakeup subtree of each option (nil: none)
+	rank      []int32         // when each option was explored from it: 1, 2, ... (0: not)
+	started   int32           // options explored from it
+}
+
+// start takes option k as the one explored next from n.
+func (n *dnode) start(k int) {
+	n.chosen, n.done[k] = k, true
+	n.started++
+	n.rank[k] = n.started
 }
 
 // mark adds option k to the backtrack set.
@@ -173,7 +195,7 @@ func NewDPOR(maxDepth int) *DPOR {
 	if maxDepth <= 0 {
 		maxDepth = 10000
 	}
-	return &DPOR{maxDepth: maxDepth, h: newHB(true, dporLimit), bound: -1}
+	return &DPOR{maxDepth: maxDepth, h: newHB(true, dporLimit), bound: -1, root: -1}
 }
 
 // NewOptimalDPOR returns DPOR with wakeup trees (wakeup.go) instead of
@@ -202,18 +224,32 @@ func (s *DPOR) Begin() bool {
 	s.gcur, s.widen, s.selBuf, s.gsel = nil, false, s.selBuf[:0], 0
 	s.evlog, s.trEv, s.lastOp = s.evlog[:0], s.trEv[:0], -1
 	s.h.reset()
+	if s.jobs != nil {
+		return s.beginJob()
+	}
 	if !s.started {
 		s.started = true
 		return true
 	}
-	for len(s.nodes) > 0 {
+	if s.backtrackFrom(0) {
+		return true
+	}
+	s.done = true
+	return false
+}
+
+// backtrackFrom takes the deepest choice point from depth floor down
+// with an option to explore, dropping the exhausted ones below it; false
+// when there is none.
+func (s *DPOR) backtrackFrom(floor int) bool {
+	for len(s.nodes) > floor {
 		n := &s.nodes[len(s.nodes)-1]
 		if s.optimal {
 			// Wakeup trees: the options in the order they were added
 			// (the tree's order), each following its subtree.
 			for _, k := range n.order {
 				if !n.done[k] && !(n.kind == Thread && asleep(n.sleep, n.gs[k])) {
-					n.chosen, n.done[k] = k, true
+					n.start(k)
 					if n.sub != nil && n.sub[k] != nil {
 						s.gcur, s.grem, s.gfrom = n.sub[k], true, len(s.nodes)
 					}
@@ -229,13 +265,12 @@ func (s *DPOR) Begin() bool {
 					n.done[k], s.dropped = true, true
 					continue
 				}
-				n.chosen, n.done[k] = k, true
+				n.start(k)
 				return true
 			}
 		}
 		s.nodes = s.nodes[:len(s.nodes)-1]
 	}
-	s.done = true
 	return false
 }
 
@@ -275,7 +310,7 @@ func (s *DPOR) Choose(p *Point) int {
 		s.blocked = true
 		return 0
 	}
-	n := dnode{kind: p.Kind, backtrack: make([]bool, len(p.Options)), done: make([]bool, len(p.Options)), maxObj: s.h.maxObj, minObj: s.h.minObj, cur: p.Current, pre: s.pre}
+	n := dnode{kind: p.Kind, backtrack: make([]bool, len(p.Options)), done: make([]bool, len(p.Options)), rank: make([]int32, len(p.Options)), maxObj: s.h.maxObj, minObj: s.h.minObj, cur: p.Current, pre: s.pre}
 	k := 0
 	if p.Kind == Thread {
 		n.gs = make([]int32, len(p.Options))
@@ -317,7 +352,7 @@ func (s *DPOR) Choose(p *Point) int {
 		}
 	}
 	n.mark(k)
-	n.chosen, n.done[k] = k, true
+	n.start(k)
 	s.pre += b2i(n.preempts(k))
 	s.nodes = append(s.nodes, n)
 	s.enter(int32(len(s.nodes) - 1))
@@ -344,7 +379,9 @@ func (s *DPOR) replayed(n *dnode, p *Point) int {
 }
 
 // enter takes the Thread node d, chosen already: the sleep set below it is
-// its own plus the options explored from it before (section 5).
+// its own plus the options explored from it before (section 5). (Before
+// the chosen one: a search split into rounds, dporsplit.go, may have
+// explored options of an ancestor after the one its path takes.)
 func (s *DPOR) enter(d int32) {
 	n := &s.nodes[d]
 	if n.kind != Thread {
@@ -352,7 +389,7 @@ func (s *DPOR) enter(d int32) {
 	}
 	s.sleep = append(s.sleep[:0], n.sleep...)
 	for k, done := range n.done {
-		if done && k != n.chosen && n.fps[k] != nil && s.bound < 0 {
+		if done && k != n.chosen && n.fps[k] != nil && s.bound < 0 && n.rank[k] < n.rank[n.chosen] {
 			s.sleep = append(s.sleep, sleeper{g: n.gs[k], fp: n.fps[k], maxObj: n.maxObj, minObj: n.minObj})
 		}
 	}
@@ -509,12 +546,32 @@ func (s *DPOR) race(j int32, pe event.Event) {
 	if s.guide != nil && !s.guide(s.h.tr[j].g, pe) {
 		return
 	}
-	if s.optimal && s.raceOptimal(j, pe, d) {
+	if s.optimal {
+		if w := s.notdep(j, pe.G); w != nil {
+			if d <= s.root {
+				if n := &s.nodes[d]; !coveredBefore(n, n.chosen, w) && s.firstRace(d, w) {
+					s.export(dporRace{Node: d, W: w.detach()})
+				}
+				return
+			}
+			s.insert(d, w)
+			return
+		}
+		// Too long to keep: source sets.
+	}
+	init := s.h.initials(j, pe.G)
+	if d <= s.root {
+		s.export(dporRace{Node: d, Init: initList(init), G: pe.G})
 		return
 	}
-	g := pe.G
+	s.backtrack(d, init, pe.G)
+}
+
+// backtrack adds to the backtrack set of node d an initial of the
+// sequence that reverses a race of goroutine g's next step, whose
+// initials are init (race).
+func (s *DPOR) backtrack(d int32, init map[int32]bool, g int32) {
 	n := &s.nodes[d]
-	init := s.h.initials(j, g)
 	pick := -1
 	for k, o := range n.gs {
 		if !init[o] {
@@ -565,9 +622,18 @@ func (s *DPOR) conservative(d int32, g int32) {
 }
 
 // End implements Strategy.
-func (s *DPOR) End(Outcome) {
+func (s *DPOR) End(o Outcome) {
 	s.finish()
 	s.Executions++
+	if s.job != nil {
+		s.ran++
+		if s.ran == 1 {
+			s.firstLen = int32(len(s.nodes))
+		}
+		if o.Finding {
+			s.endJob(true, false)
+		}
+	}
 }
 
 // Complete implements Exhaustive.

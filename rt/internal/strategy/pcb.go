@@ -14,6 +14,10 @@ package strategy
 //
 // Complete reports whether the whole space was covered: no preemptive
 // alternative was left beyond K.
+//
+// With Jobs (NewPCBJobs) it explores the items, and parts of items, that a
+// split search hands it (jobs.go); the items of the next bound it meets
+// are its jobs' children.
 type PCB struct {
 	max     int     // K
 	level   int     // current bound k
@@ -28,6 +32,11 @@ type PCB struct {
 	cut     bool
 	inexact bool
 	maxDep  int
+
+	runner jobRunner
+	item   Job     // the item (or part of one) being explored
+	items  [][]int // the prefixes of the items after it in its job
+	born   []Job   // the bundles of items of the next bound met so far
 }
 
 // NewPCB returns a PCB strategy exploring up to k preemptions (k < 0 means
@@ -43,6 +52,15 @@ func NewPCB(k, maxDepth int) *PCB {
 	return &PCB{max: k, maxDep: maxDepth, queue: [][]int{nil}}
 }
 
+// NewPCBJobs returns a PCB strategy bounded to k preemptions that
+// explores the jobs jobs hands out.
+func NewPCBJobs(jobs Jobs, k, maxDepth int) *PCB {
+	s := NewPCB(k, maxDepth)
+	s.queue = nil
+	s.runner.jobs = jobs
+	return s
+}
+
 // Name implements Strategy.
 func (s *PCB) Name() string { return "pcb" }
 
@@ -50,6 +68,12 @@ func (s *PCB) Name() string { return "pcb" }
 // the next item of the level, else the next level.
 func (s *PCB) Begin() bool {
 	s.depth = 0
+	if s.runner.jobs != nil {
+		ok := s.runner.begin(s) // split reads the last schedule's path
+		s.path = s.path[:0]
+		s.done = !ok
+		return ok
+	}
 	s.path = s.path[:0]
 	var ok bool
 	if s.stack, ok = advance(s.stack); ok {
@@ -68,6 +92,73 @@ func (s *PCB) Begin() bool {
 		s.level++
 		s.queue, s.next = s.next, nil
 	}
+}
+
+// start implements subtree: the item's prefix is the job's, and its
+// free choices are explored depth first.
+func (s *PCB) start(j Job) {
+	s.level, s.stack, s.born = j.Level, s.stack[:0], nil
+	s.item, s.items = Job{Key: j.Key, Prefix: j.Prefix, Level: j.Level}, j.More
+	s.prefix = j.Prefix
+	s.dropped, s.cut, s.inexact = false, false, false
+}
+
+// advance implements subtree: the next free choices of the item, else
+// the next item of the bundle.
+func (s *PCB) advance() bool {
+	var ok bool
+	if s.stack, ok = advance(s.stack); ok {
+		return true
+	}
+	if len(s.items) == 0 {
+		return false
+	}
+	s.bear()
+	s.item = Job{Key: nextKey(s.item.Key), Prefix: s.items[0], Level: s.level}
+	s.prefix, s.items = s.items[0], s.items[1:]
+	return true
+}
+
+// nextKey returns the key of the item after the one of key k in its
+// bundle.
+func nextKey(k []int) []int {
+	n := append([]int(nil), k...)
+	n[len(n)-1]++
+	return n
+}
+
+// bear makes the items of the next bound the current item met a
+// bundle, keyed after the item's key.
+func (s *PCB) bear() {
+	if len(s.next) > 0 {
+		key := append(append([]int{s.level + 1}, s.item.Key[1:]...), -1, 0)
+		s.born = append(s.born, Job{Key: key, Prefix: s.next[0], More: s.next[1:], Level: s.level + 1})
+	}
+	s.next = nil
+}
+
+// split implements subtree: the rest of the current item, and the items
+// after it.
+func (s *PCB) split() []Job {
+	out := rest(s.item, s.path[min(len(s.prefix), len(s.path)):], s.stack)
+	s.stack = s.stack[:0]
+	if len(s.items) > 0 {
+		out = append(out, Job{Key: nextKey(s.item.Key), Prefix: s.items[0], More: s.items[1:], Level: s.level})
+		s.items = nil
+	}
+	return out
+}
+
+// choices implements subtree.
+func (s *PCB) choices() []int { return append([]int(nil), s.path...) }
+
+// result implements subtree: the items of the next bound the job met,
+// a bundle per item they were met in.
+func (s *PCB) result() JobResult {
+	s.bear()
+	r := JobResult{Incomplete: s.cut || s.inexact || s.dropped, Children: s.born}
+	s.born = nil
+	return r
 }
 
 // Choose implements Strategy.
@@ -142,7 +233,10 @@ func current(p *Point) int {
 }
 
 // End implements Strategy.
-func (s *PCB) End(Outcome) {}
+func (s *PCB) End(o Outcome) { s.runner.end(s, o) }
+
+// Abandon implements Abandoner.
+func (s *PCB) Abandon() { s.runner.abandon(s) }
 
 // Complete implements Exhaustive.
 func (s *PCB) Complete() bool { return s.Bounded() && !s.dropped }

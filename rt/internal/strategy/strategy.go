@@ -257,6 +257,11 @@ type Config struct {
 	PCTDepth int   // bug depth d for PCT (default 3)
 	MaxDepth int   // DFS: choice points explored per iteration (default 10000)
 	Replay   []int // choices to replay
+	// Jobs, for dfs and pcb, hands out the parts of a search split
+	// between processes (jobs.go): the strategy explores those instead of
+	// the whole space. Rounds does for dpor (dporsplit.go).
+	Jobs   Jobs
+	Rounds DPORJobs
 	// Preemptions is the bound K of pcb (default 2), and of dpor (default
 	// none).
 	Preemptions int
@@ -296,6 +301,9 @@ func New(c Config) (Strategy, error) {
 		}
 		return NewPCT(c.Seed, d), nil
 	case "dfs":
+		if c.Jobs != nil {
+			return NewDFSJobs(c.Jobs, c.MaxDepth), nil
+		}
 		return NewDFS(c.MaxDepth), nil
 	case "replay":
 		return NewReplay(c.Replay), nil
@@ -310,6 +318,12 @@ func New(c Config) (Strategy, error) {
 			return nil, fmt.Errorf("strategy dpor: unknown reduction %q (want optimal or source)", c.DPOR)
 		case c.Preemptions > 0 && c.DPOR == "optimal":
 			return nil, fmt.Errorf("strategy dpor: a preemption bound uses source sets, not wakeup trees (optimal)")
+		case c.Rounds != nil:
+			optimal, bound := c.DPOR != "source" && c.Preemptions <= 0, -1
+			if c.Preemptions > 0 {
+				bound = c.Preemptions
+			}
+			return NewDPORJobs(c.Rounds, optimal, bound, c.MaxDepth), nil
 		case c.Preemptions > 0:
 			return NewBoundedDPOR(c.Preemptions, c.MaxDepth), nil
 		case c.DPOR == "source":
@@ -320,6 +334,9 @@ func New(c Config) (Strategy, error) {
 		k := c.Preemptions
 		if k <= 0 {
 			k = DefaultPreemptions
+		}
+		if c.Jobs != nil {
+			return NewPCBJobs(c.Jobs, k, c.MaxDepth), nil
 		}
 		return NewPCB(k, c.MaxDepth), nil
 	case "hapset":

@@ -75,6 +75,30 @@ type wseq struct {
 	v          []vstep
 	beforeLast []bool // transition of v[k] happens before the last step
 	rm         []bool
+	// trs, once detached from the execution (h nil), holds what before
+	// needs of the transitions of v.
+	trs map[int32]trClock
+}
+
+// trClock is a transition's goroutine, number and clock.
+type trClock struct {
+	g  int32
+	li uint32
+	vc []uint32
+}
+
+// detach returns w with what it needs of the execution's transitions,
+// to be inserted in a wakeup tree after the execution.
+func (w *wseq) detach() *wseq {
+	d := &wseq{v: w.v, beforeLast: w.beforeLast, rm: w.rm, trs: map[int32]trClock{}}
+	for _, st := range w.v {
+		if _, ok := d.trs[st.tr]; ok || st.tr < 0 {
+			continue
+		}
+		t := &w.h.tr[st.tr]
+		d.trs[st.tr] = trClock{g: t.g, li: t.li, vc: append([]uint32(nil), t.vc...)}
+	}
+	return d
 }
 
 // notdep returns v = notdep(j).p: the events of the transitions after j
@@ -162,6 +186,10 @@ func (w *wseq) before(i, k int) bool {
 		return w.beforeLast[i]
 	case a.tr == b.tr:
 		return true
+	}
+	if w.h == nil {
+		ta, tb := w.trs[a.tr], w.trs[b.tr]
+		return int(ta.g) < len(tb.vc) && tb.vc[ta.g] >= ta.li
 	}
 	return w.h.trBefore(a.tr, b.tr)
 }
@@ -381,25 +409,21 @@ func (s *DPOR) track(g int32) {
 	s.widen = true
 }
 
-// raceOptimal inserts v = notdep(j).pe.G into the wakeup tree of the
-// choice point d before j (Algorithm 2, lines 4-6), unless a goroutine
-// asleep there is a weak initial of v (its explorations cover v). It
-// reports false when v is too long to keep: the caller uses source sets.
-func (s *DPOR) raceOptimal(j int32, pe event.Event, d int32) bool {
-	w := s.notdep(j, pe.G)
-	if w == nil {
-		return false
-	}
+// insert inserts w = notdep(j).p into the wakeup tree of the choice
+// point d before j (Algorithm 2, lines 4-6), unless a goroutine asleep
+// there, or an option explored from it other than the one the execution
+// took, is a weak initial of w (its explorations cover w).
+func (s *DPOR) insert(d int32, w *wseq) {
 	n := &s.nodes[d]
 	for _, sl := range n.sleep {
 		if _, ok := w.weakInitial(sl.g, sl.fp, true, sl.maxObj, sl.minObj); ok {
-			return true
+			return
 		}
 	}
 	for k, done := range n.done {
 		if done && k != n.chosen {
 			if _, ok := w.weakInitial(n.gs[k], n.fps[k], n.fps[k] != nil, n.maxObj, n.minObj); ok {
-				return true
+				return
 			}
 		}
 	}
@@ -414,7 +438,7 @@ func (s *DPOR) raceOptimal(j int32, pe event.Event, d int32) bool {
 		if c == nil {
 			// An option to explore with no sequence: a leaf.
 			if _, ok := w.weakInitial(n.gs[k], nil, false, n.maxObj, n.minObj); ok {
-				return true
+				return
 			}
 			continue
 		}
@@ -428,7 +452,7 @@ func (s *DPOR) raceOptimal(j int32, pe event.Event, d int32) bool {
 		if len(c.kids) > 0 {
 			c.kids = w.insert(c.kids, n.maxObj, n.minObj)
 		}
-		return true
+		return
 	}
 	r := w.rest(func(g int32) bool {
 		for _, o := range n.gs {
@@ -441,7 +465,7 @@ func (s *DPOR) raceOptimal(j int32, pe event.Event, d int32) bool {
 	if r == nil {
 		// No initial of v can run at d (a goroutine blocked there).
 		n.markAll()
-		return true
+		return
 	}
 	for k, o := range n.gs {
 		if o == r.g {
@@ -452,7 +476,6 @@ func (s *DPOR) raceOptimal(j int32, pe event.Event, d int32) bool {
 			n.mark(k)
 		}
 	}
-	return true
 }
 
 // A step is an operation. A goroutine's start and the resumption of a
