@@ -547,57 +547,19 @@ func (t *DPORTree) descend(c *cnode, skip int, w *wseq) {
 			}
 			return
 		}
-		var sub *wnode
-		if n.sub != nil {
-			sub = n.sub[k]
-		}
-		if sub == nil {
-			// An option to explore with no sequence: a leaf.
-			if _, ok := w.weakInitial(n.gs[k], nil, false, n.maxObj, n.minObj); ok {
-				return
-			}
-			continue
-		}
-		i, ok := w.weakInitial(sub.g, sub.fp, sub.known, n.maxObj, n.minObj)
-		if !ok {
-			continue
-		}
-		if i >= 0 {
-			w.rm[i] = true
-		}
-		if len(sub.kids) > 0 {
-			sub.kids = w.insert(sub.kids, n.maxObj, n.minObj)
-		}
-		return
-	}
-	r := w.rest(func(g int32) bool {
-		for _, o := range n.gs {
-			if o == g {
-				return true
-			}
-		}
-		return false
-	})
-	if r == nil {
-		// No initial of w can run at c (a goroutine blocked there).
-		n.markAll()
-		return
-	}
-	for k, o := range n.gs {
-		if o != r.g {
-			continue
-		}
-		if n.done[k] {
-			// Explored, but not a weak initial: cannot be (an initial
-			// is one); explored again, to be safe.
-			t.supplementAt(c, k, w)
+		if n.insertBelow(k, w) {
 			return
 		}
-		if n.sub == nil {
-			n.sub = make([]*wnode, len(n.gs))
-		}
-		n.sub[k] = r
-		n.mark(k)
+	}
+	k, r := n.restOption(w)
+	switch {
+	case r == nil:
+	case n.done[k]:
+		// Explored, but not a weak initial: cannot be (an initial is
+		// one); explored again, to be safe.
+		t.supplementAt(c, k, w)
+	default:
+		n.plant(k, r)
 	}
 }
 

@@ -431,29 +431,45 @@ func (s *DPOR) insert(d int32, w *wseq) {
 		if n.done[k] {
 			continue
 		}
-		var c *wnode
-		if n.sub != nil {
-			c = n.sub[k]
+		if n.insertBelow(k, w) {
+			return
 		}
-		if c == nil {
-			// An option to explore with no sequence: a leaf.
-			if _, ok := w.weakInitial(n.gs[k], nil, false, n.maxObj, n.minObj); ok {
-				return
-			}
-			continue
-		}
-		i, ok := w.weakInitial(c.g, c.fp, c.known, n.maxObj, n.minObj)
-		if !ok {
-			continue
-		}
-		if i >= 0 {
-			w.rm[i] = true
-		}
-		if len(c.kids) > 0 {
-			c.kids = w.insert(c.kids, n.maxObj, n.minObj)
-		}
-		return
 	}
+	if k, r := n.restOption(w); r != nil {
+		n.plant(k, r)
+	}
+}
+
+// insertBelow inserts w below option k of n, not explored yet, when the
+// option's sequence (or the option alone, a leaf) is a weak initial of
+// w; it reports whether it did, and the insertion is over.
+func (n *dnode) insertBelow(k int, w *wseq) bool {
+	var c *wnode
+	if n.sub != nil {
+		c = n.sub[k]
+	}
+	if c == nil {
+		// An option to explore with no sequence: a leaf.
+		_, ok := w.weakInitial(n.gs[k], nil, false, n.maxObj, n.minObj)
+		return ok
+	}
+	i, ok := w.weakInitial(c.g, c.fp, c.known, n.maxObj, n.minObj)
+	if !ok {
+		return false
+	}
+	if i >= 0 {
+		w.rm[i] = true
+	}
+	if len(c.kids) > 0 {
+		c.kids = w.insert(c.kids, n.maxObj, n.minObj)
+	}
+	return true
+}
+
+// restOption returns what is left of w as a new sequence from n, and the
+// option of n it starts with. With none (no initial of w can run at n: a
+// goroutine blocked there), it marks every option of n and returns nil.
+func (n *dnode) restOption(w *wseq) (int, *wnode) {
 	r := w.rest(func(g int32) bool {
 		for _, o := range n.gs {
 			if o == g {
@@ -462,20 +478,24 @@ func (s *DPOR) insert(d int32, w *wseq) {
 		}
 		return false
 	})
-	if r == nil {
-		// No initial of v can run at d (a goroutine blocked there).
-		n.markAll()
-		return
-	}
-	for k, o := range n.gs {
-		if o == r.g {
-			if n.sub == nil {
-				n.sub = make([]*wnode, len(n.gs))
+	if r != nil {
+		for k, o := range n.gs {
+			if o == r.g {
+				return k, r
 			}
-			n.sub[k] = r
-			n.mark(k)
 		}
 	}
+	n.markAll()
+	return -1, nil
+}
+
+// plant makes r the sequence of option k of n and marks it to explore.
+func (n *dnode) plant(k int, r *wnode) {
+	if n.sub == nil {
+		n.sub = make([]*wnode, len(n.gs))
+	}
+	n.sub[k] = r
+	n.mark(k)
 }
 
 // A step is an operation. A goroutine's start and the resumption of a
