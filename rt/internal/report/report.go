@@ -144,8 +144,9 @@ func writeEarlyTimers(b *strings.Builder, f *sched.Finding, pos Positions) {
 		}
 		fmt.Fprintf(b, "    the %v timer%s fired %v before its time, while goroutine %s could run\n", e.Duration, at, e.Stall, strings.Join(ids, ", "))
 	}
-	fmt.Fprintf(b, "    It needs those goroutines to be stalled for %v, which Go allows (a loaded machine, a GC pause)\n", stall)
-	b.WriteString("    but which may not matter to you; -stall bounds such stalls, -timers=idle forbids them.\n")
+	fmt.Fprintf(b, "    It stalls those goroutines for up to %v, which Go allows (a loaded machine, a GC pause)\n", stall)
+	b.WriteString("    but which may not matter to you; -stall bounds such stalls, -timers=idle forbids them\n")
+	b.WriteString("    (run with -timers=idle to see whether the failure needs them).\n")
 }
 
 // fileURL gives the file: URL of an absolute path, which terminals make a
