@@ -222,17 +222,21 @@ var byProcess = regexp.MustCompile(`schedules by process: map\[([^\]]*)\]`)
 func sameWithWorkers(t *testing.T, helper string, cfg wire.Config, one runResult) {
 	t.Helper()
 	shared := false
-	for _, w := range []int{2, 3} {
-		cfg.Workers = w
-		got, out := helperRun(t, helper, cfg)
-		if !reflect.DeepEqual(got, one) {
-			t.Errorf("with %d workers\n%+v\nwith 1\n%+v", w, got, one)
+	// A loaded machine may start the workers after the parent has run
+	// the whole search; a few more tries make sure they took part once.
+	for try := 0; try < 4 && (try == 0 || !shared); try++ {
+		for _, w := range []int{2, 3} {
+			cfg.Workers = w
+			got, out := helperRun(t, helper, cfg)
+			if !reflect.DeepEqual(got, one) {
+				t.Errorf("with %d workers\n%+v\nwith 1\n%+v", w, got, one)
+			}
+			m := byProcess.FindStringSubmatch(out)
+			shared = shared || m != nil && strings.Count(m[1], ":") > 1
 		}
-		m := byProcess.FindStringSubmatch(out)
-		shared = shared || m != nil && strings.Count(m[1], ":") > 1
 	}
 	if !shared {
-		t.Errorf("the parent ran every part of the search alone: the workers were not tested")
+		t.Errorf("the parent ran every part of the search alone, four times over: the workers were not tested")
 	}
 }
 
