@@ -317,6 +317,16 @@ func runSystematic(t testing.TB, st strategy.Strategy, p textbook, limit int) sy
 	return r
 }
 
+// dporTextbooks are the programs the dpor variants are compared on: the
+// small ones, and without -short four that dfs cannot finish.
+func dporTextbooks() []textbook {
+	progs := smallTextbooks()
+	if !testing.Short() {
+		progs = append(progs, lastZero(4), philosophers(4), readersWriters(2, 2), indexer(4, 2, 8))
+	}
+	return progs
+}
+
 // small are the instances DFS exhausts quickly: dpor must reach exactly
 // its outcomes there.
 func smallTextbooks() []textbook {
@@ -542,10 +552,7 @@ func TestBoundedDPOR(t *testing.T) {
 // cannot finish: TestSystematicSoundness compares both with dfs where it
 // does). The executions of each are in docs/systematic.md.
 func TestOptimalDPOR(t *testing.T) {
-	progs := smallTextbooks()
-	if !testing.Short() {
-		progs = append(progs, lastZero(4), philosophers(4), readersWriters(2, 2), indexer(4, 2, 8))
-	}
+	progs := dporTextbooks()
 	for _, p := range progs {
 		p := p
 		t.Run(p.name, func(t *testing.T) {
@@ -595,10 +602,7 @@ func splitBoundedDPOR(t testing.TB, p textbook, optimal bool, bound, limit int, 
 // ones; and a round's jobs run in any order, their results encoded and
 // decoded as between processes, give the same search.
 func TestSplitDPOR(t *testing.T) {
-	progs := smallTextbooks()
-	if !testing.Short() {
-		progs = append(progs, lastZero(4), philosophers(4), readersWriters(2, 2), indexer(4, 2, 8))
-	}
+	progs := dporTextbooks()
 	for _, p := range progs {
 		p := p
 		t.Run(p.name, func(t *testing.T) {

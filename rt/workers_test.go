@@ -240,6 +240,16 @@ func sameWithWorkers(t *testing.T, helper string, cfg wire.Config, one runResult
 	}
 }
 
+// setTree sets TestHelperTree's program for the test: g goroutines that
+// append k times each, then write their own variable e times; it fails
+// when the list is bad (never when empty).
+func setTree(t *testing.T, g, k, e, bad string) {
+	t.Setenv("TREE_G", g)
+	t.Setenv("TREE_K", k)
+	t.Setenv("TREE_E", e)
+	t.Setenv("TREE_BAD", bad)
+}
+
 // dfs and pcb split their search trees between worker processes: with
 // 2 or 3 workers a run reports what one process reports (the finding,
 // its number and its schedule file; or the schedules and whether the
@@ -263,10 +273,7 @@ func TestWorkersSplitTheTree(t *testing.T) {
 		{"pcb stops", "pcb", "2", "3", "2", "", 3000, 4, runResult{Outcome: "pass", Schedules: 3000}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv("TREE_G", c.g)
-			t.Setenv("TREE_K", c.k)
-			t.Setenv("TREE_E", c.e)
-			t.Setenv("TREE_BAD", c.bad)
+			setTree(t, c.g, c.k, c.e, c.bad)
 			cfg := wire.Config{Strategy: c.strategy, Schedules: c.schedules, Preemptions: c.preemptions}
 			one, _ := helperRun(t, "TestHelperTree", cfg)
 			if one.Outcome != c.want.Outcome || one.Schedules != c.want.Schedules || one.Exhausted != c.want.Exhausted {
@@ -298,10 +305,7 @@ func TestShardsSplitTheTree(t *testing.T) {
 		{"pcb passes", "pcb", "2", "3", "2", "", 20000, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv("TREE_G", c.g)
-			t.Setenv("TREE_K", c.k)
-			t.Setenv("TREE_E", c.e)
-			t.Setenv("TREE_BAD", c.bad)
+			setTree(t, c.g, c.k, c.e, c.bad)
 			cfg := wire.Config{Strategy: c.strategy, Schedules: c.schedules, Preemptions: c.preemptions}
 			one, _ := helperRun(t, "TestHelperTree", cfg)
 			for _, n := range []int{2, 3} {
@@ -399,10 +403,7 @@ func TestWorkersSplitUnderBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts test processes")
 	}
-	t.Setenv("TREE_G", "3")
-	t.Setenv("TREE_K", "2")
-	t.Setenv("TREE_E", "3")
-	t.Setenv("TREE_BAD", "")
+	setTree(t, "3", "2", "3", "")
 	t.Setenv("TEXTBOOK", "lastzero(5)")
 	t.Setenv("TEXTBOOK_BAD", "")
 	for _, c := range []struct{ helper, strategy string }{{"TestHelperTree", "dfs"}, {"TestHelperTree", "pcb"}, {"TestHelperTextbook", "dpor"}} {
