@@ -2,17 +2,72 @@ package sched
 
 import (
 	"fmt"
+	"iter"
 	"testing"
 	"unsafe"
 
 	"interleave.dev/rt/internal/strategy"
 )
 
-// The cost of the scheduler's heartbeat. BenchmarkRawHandoff measures the
-// mechanism scheduling is built on (a goroutine waking another through its
-// semaphore channel and parking on its own), so the switching cost can be
-// read as a ratio to that physical limit.
+// The cost of the scheduler's heartbeat, beside the mechanisms it is
+// built on, so that a scheduling point can be read as a ratio to them:
+// BenchmarkRawCoroutineSwitch is the physical limit (one switch between
+// Go's runtime coroutines), BenchmarkRawHubHandoff the handoff as the
+// scheduler makes it on coroutines (handoff.go), and BenchmarkRawHandoff
+// the channel handoff kept where a coroutine cannot be used (a goroutine
+// waking another through its semaphore channel and parking on its own).
 
+// BenchmarkRawCoroutineSwitch measures the mechanism the handoff is built
+// on (handoff.go), beside BenchmarkRawHandoff's channels: a switch into a
+// coroutine made by iter.Pull and back is two switches.
+func BenchmarkRawCoroutineSwitch(b *testing.B) {
+	next, stop := iter.Pull(func(yield func(int) bool) {
+		for i := 0; yield(i); i++ {
+		}
+	})
+	defer stop()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		next()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/switch")
+}
+
+// BenchmarkRawHubHandoff measures a handoff between two coroutines
+// through a hub, as the scheduler makes it: the running one names the
+// next and yields, and the hub resumes the next: two switches.
+func BenchmarkRawHubHandoff(b *testing.B) {
+	type co struct {
+		resume func() (struct{}, bool)
+		other  *co
+	}
+	var cur *co
+	n := b.N
+	a, c := &co{}, &co{}
+	a.other, c.other = c, a
+	for _, g := range []*co{a, c} {
+		g.resume, _ = iter.Pull(func(yield func(struct{}) bool) {
+			for {
+				if n--; n <= 0 {
+					cur = nil
+				} else {
+					cur = g.other
+				}
+				yield(struct{}{})
+			}
+		})
+	}
+	b.ResetTimer()
+	for cur = a; cur != nil; {
+		cur.resume()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/handoff")
+}
+
+// BenchmarkRawHandoff measures the channel handoff: one goroutine wakes
+// another through its one-slot semaphore channel and parks on its own.
 func BenchmarkRawHandoff(b *testing.B) {
 	a, c := make(chan struct{}, 1), make(chan struct{}, 1)
 	done := make(chan struct{})
