@@ -2,11 +2,14 @@ package rt_test
 
 import (
 	"fmt"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"interleave.dev/rt"
+	"interleave.dev/rt/wire"
 )
 
 // processStart is read natively, at package initialization, as libraries
@@ -54,5 +57,71 @@ func TestVirtualTimeStartsOnASecond(t *testing.T) {
 	})
 	if err != nil || rep.Kind != "" {
 		t.Fatalf("got %v %v", rep, err)
+	}
+}
+
+// TestHelperIntervalFromInit has the shape of a circuit breaker's tests: a
+// package-level breaker whose interval starts when the package is
+// initialized (read natively), tests that run after others, and a test
+// that moves the interval's end back by 29 of its 30 seconds and expects
+// it not to be over yet. While it is not, the test has a data race (it
+// reads the counts a goroutine updates); once it is, it fails. The earlier
+// tests take a second here, and longer on a loaded machine.
+func TestHelperIntervalFromInit(t *testing.T) {
+	if os.Getenv(wire.ConfigEnv) == "" {
+		t.Skip("run by TestVerdictDoesNotDependOnLoad")
+	}
+	expiry := rt.Now(0).Add(30 * time.Second) // as in the package's init
+	time.Sleep(time.Second)                   // the tests that ran before
+	rt.Test(t, func(t *testing.T) {
+		end := expiry.Add(-29 * time.Second)
+		if over := rt.Since(end, 0); over >= 0 {
+			rt.TErrorf(t, "the interval is over: %v past its end", over)
+			return
+		}
+		var counts int
+		done := rt.MakeChan[struct{}](0, 0)
+		rt.Go(func() {
+			rt.Write(&counts, 0)
+			counts++
+			rt.Close(done, 0)
+		}, 0)
+		rt.Read(&counts, 0)
+		_ = counts
+		rt.Recv(done, 0)
+	})
+}
+
+// TestVerdictDoesNotDependOnLoad runs TestHelperIntervalFromInit three
+// times while goroutines keep every core busy: each time the interval is
+// not over, the race is found, and a fresh process confirms it. When
+// virtual time started from the wall clock at the exploration's start,
+// the interval was over in the exploring process (a second of earlier
+// tests, more under load) and whether it was in the confirming one
+// depended on the load.
+func TestVerdictDoesNotDependOnLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a helper process three times, a second each")
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	for i := 0; i < 2*runtime.NumCPU(); i++ {
+		go func() {
+			for n := 0; ; n++ {
+				if n%1024 == 0 {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+				}
+			}
+		}()
+	}
+	for run := 0; run < 3; run++ {
+		out, res := runHelper(t, "TestHelperIntervalFromInit", wire.Config{Schedules: 50, Seed: 1})
+		if len(res) != 1 || res[0].Outcome != wire.OutcomeFinding || res[0].Kind != "data race" {
+			t.Fatalf("run %d: results %+v\n%s", run, res, out)
+		}
 	}
 }

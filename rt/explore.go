@@ -294,7 +294,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	epochMu.Lock() // explorations run one at a time (sched.Explore); Epoch is theirs
 	defer epochMu.Unlock()
-	Epoch = epochAt(time.Now())
+	Epoch = epochFor(time.Now())
 	scfg := sched.Config{
 		Strategy:   st,
 		Schedules:  opts.Schedules,
@@ -577,16 +577,4 @@ func shortPath(dir, file string) string {
 		return rel
 	}
 	return file
-}
-
-// epochAt returns the start of virtual time for an exploration that
-// begins at now: the next whole second, with now's monotonic reading moved
-// along. Code that counts whole seconds (t.Unix(), a cache's entry
-// timestamps compared with its cleaner's tick) then counts the same in
-// every process, as a replay and the confirmation of a finding, which run
-// the schedule in another process, need; from a sub-second start, whether
-// a virtual second boundary falls between two events depends on when the
-// process began.
-func epochAt(now time.Time) time.Time {
-	return now.Add(time.Second - time.Duration(now.Nanosecond()))
 }
