@@ -325,7 +325,7 @@ func TestConformanceSleepOrder(t *testing.T) {
 		rt.WGGo(&wg, func() { rt.Sleep(20*time.Millisecond, 0); rt.Lock(&mu, 0); s += "b"; rt.Unlock(&mu, 0) }, 0)
 		rt.WGGo(&wg, func() { rt.Sleep(10*time.Millisecond, 0); rt.Lock(&mu, 0); s += "a"; rt.Unlock(&mu, 0) }, 0)
 		rt.WGWait(&wg, 0)
-		return fmt.Sprint(s, " ", rt.Since(rt.Epoch, 0).Truncate(time.Millisecond))
+		return fmt.Sprint(s, " ", rt.Since(rt.Epoch(), 0).Truncate(time.Millisecond))
 	}), "ab 20ms", "ab 30ms", "ba 20ms", "ba 30ms")
 }
 
@@ -335,7 +335,7 @@ func TestConformanceTimerStopAndReset(t *testing.T) {
 		stopped := rt.TimerStop(tm, 0)
 		rt.TimerReset(tm, 2*time.Second, 0)
 		at := rt.Recv(tm.C, 0)
-		return fmt.Sprint(stopped, " ", at.Sub(rt.Epoch).Truncate(time.Millisecond))
+		return fmt.Sprint(stopped, " ", at.Sub(rt.Epoch()).Truncate(time.Millisecond))
 	}), "true 2s", "true 3s") // the timer may fire before Stop; Stop then discards the value (Go 1.23)
 }
 
@@ -344,7 +344,7 @@ func TestConformanceTicker(t *testing.T) {
 		tk := rt.NewTicker(10*time.Millisecond, 0)
 		var at []string
 		for i := 0; i < 3; i++ {
-			at = append(at, rt.Recv(tk.C, 0).Sub(rt.Epoch).Truncate(time.Millisecond).String())
+			at = append(at, rt.Recv(tk.C, 0).Sub(rt.Epoch()).Truncate(time.Millisecond).String())
 		}
 		rt.TickerStop(tk, 0)
 		return strings.Join(at, ",")
@@ -379,7 +379,7 @@ func TestConformanceContext(t *testing.T) {
 		defer cancel()
 		dl, _ := ctx.Deadline()
 		rt.Recv(ctx.Done(), 0)
-		return fmt.Sprint(ctx.Err(), "/", rt.Cause(ctx, 0), "/", dl.Sub(rt.Epoch).Truncate(time.Millisecond), "/", rt.Since(rt.Epoch, 0).Truncate(time.Millisecond))
+		return fmt.Sprint(ctx.Err(), "/", rt.Cause(ctx, 0), "/", dl.Sub(rt.Epoch()).Truncate(time.Millisecond), "/", rt.Since(rt.Epoch(), 0).Truncate(time.Millisecond))
 	}), "context deadline exceeded/too slow/50ms/50ms")
 	expect(t, outcomes(t, rt.Options{}, func() string {
 		ctx, cancel := rt.WithCancelCause(context.Background(), 0)
@@ -490,7 +490,7 @@ func TestConformancePackageLevelTicker(t *testing.T) {
 	expect(t, outcomes(t, rt.Options{}, func() string {
 		a := rt.Recv(packageTick, 0)
 		b := rt.Recv(packageTick, 0)
-		return fmt.Sprint(a.Sub(rt.Epoch), " ", b.Sub(rt.Epoch))
+		return fmt.Sprint(a.Sub(rt.Epoch()), " ", b.Sub(rt.Epoch()))
 	}), "10ms 20ms")
 }
 

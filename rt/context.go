@@ -203,7 +203,7 @@ func WithDeadlineCause(parent context.Context, t time.Time, cause error, s Site)
 	c := newCtx(g, parent)
 	c.deadline, c.hasDL = t, true
 	it := g.Iteration()
-	d := t.Sub(Epoch.Add(time.Duration(it.Clock())))
+	d := t.Sub(it.Wall(it.Clock()))
 	if d <= 0 {
 		c.cancel(it, g, context.DeadlineExceeded, cause)
 	} else {

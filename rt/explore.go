@@ -161,6 +161,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	var hash uint64
 	first := 1
 	fixedOrder := strategy.Systematic(opts.Strategy)
+	fixedRand := fixedOrder
 	if opts.Strategy == "replay" {
 		if opts.Replay == nil {
 			return nil, fmt.Errorf("interleave: strategy replay needs a schedule")
@@ -188,7 +189,8 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		first = opts.Replay.Iteration
 		// Files before version 4 drew a systematic strategy's map orders
 		// from the iteration's number too.
-		fixedOrder = strategy.Systematic(opts.Replay.Strategy) && (opts.Replay.Version == 0 || opts.Replay.Version >= 4)
+		fixedRand = strategy.Systematic(opts.Replay.Strategy)
+		fixedOrder = fixedRand && (opts.Replay.Version == 0 || opts.Replay.Version >= 4)
 	}
 	if opts.Strategy == "regression" {
 		if err := regressOptions(&opts, &sc); err != nil {
@@ -272,8 +274,6 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			defer workers.close()
 			mpc.Workers, mpc.Limit = workers, opts.Schedules
 		}
-		mpcRun.Store(mpc)
-		defer mpcRun.Store(nil)
 		body = opts.fuzz.following(mpc, body)
 		st = mpc
 	default:
@@ -292,9 +292,6 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	} else if stuck < 0 {
 		stuck = 0
 	}
-	epochMu.Lock() // explorations run one at a time (sched.Explore); Epoch is theirs
-	defer epochMu.Unlock()
-	Epoch = epochFor(time.Now())
 	scfg := sched.Config{
 		Strategy:   st,
 		Schedules:  opts.Schedules,
@@ -314,7 +311,11 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		OrderSeed:      opts.Seed,
 		FirstIteration: first,
 		FixedOrder:     fixedOrder,
+		FixedRand:      fixedRand,
 		Next:           opts.Next,
+	}
+	if mpc != nil {
+		scfg.Symbolic = mpc
 	}
 	if opts.jobs != nil || opts.rounds != nil {
 		scfg.Schedules = math.MaxInt32 // the jobs end the search
@@ -329,7 +330,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			opts.Progress(n, elapsed, covered)
 		}
 	}
-	res := sched.Explore(scfg, randomized(opts, body))
+	res := sched.Explore(scfg, body)
 	if a, ok := st.(strategy.Abandoner); ok && (opts.jobs != nil || opts.rounds != nil) {
 		a.Abandon() // a job the budget cut is the others' to know
 	}
@@ -512,7 +513,7 @@ func runOn(scfg sched.Config, opts Options, res *sched.Result, body func()) stri
 	scfg.Schedules, scfg.Race, scfg.ExpectHash = 1, false, 0 // the budget, step and stuck bounds stay
 	scfg.FirstIteration = res.Iterations
 	opts.Replay = &wire.Schedule{Strategy: "active", Iteration: res.Iterations}
-	r := sched.Explore(scfg, randomized(opts, body))
+	r := sched.Explore(scfg, body)
 	const head = "Run on past the race (race detection off, the same choices up to the race, then random): "
 	if f := r.Finding; f != nil {
 		return head + f.Kind + ": " + f.Message

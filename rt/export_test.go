@@ -1,5 +1,7 @@
 package rt
 
+import "time"
+
 // WorkerDelay lets the tests start workers at once.
 var WorkerDelay = &workerDelay
 
@@ -13,3 +15,6 @@ var GodebugSetting = godebugSetting
 // TreeReport lets the tests see which process ran how much of a split
 // search.
 var TreeReport = &treeReport
+
+// Epoch returns the start of virtual time of the running iteration.
+func Epoch() time.Time { return cur().Iteration().Epoch() }

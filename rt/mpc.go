@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"unsafe"
 
 	"interleave.dev/rt/internal/sched"
@@ -50,17 +49,15 @@ import (
 // that its divisor is not 0.
 // A value the symbolic state does not know is taken as it is.
 
-// mpcRun is strategy mpc while an exploration runs it, else nil.
-var mpcRun atomic.Pointer[strategy.MPC]
-
-// symbolic returns the running goroutine and strategy mpc, when both are.
+// symbolic returns the running goroutine and strategy mpc, when both are
+// (sched.Config.Symbolic).
 func symbolic() (*sched.G, *strategy.MPC) {
-	m := mpcRun.Load()
-	if m == nil {
-		return nil, nil
-	}
 	g := cur()
 	if g == nil {
+		return nil, nil
+	}
+	m, _ := g.Iteration().Symbolic().(*strategy.MPC)
+	if m == nil {
 		return nil, nil
 	}
 	return g, m
@@ -81,7 +78,7 @@ func B(b bool) int64 {
 // and constants; sym is c as a term. It also checks a divisor that
 // depends on them, as the condition that it is not 0.
 func Branch(cond bool, s Site, sym string, vals []int64, ptrs ...any) bool {
-	if mpcRun.Load() != nil { // inlined: nothing more outside mpc
+	if sched.Symbolic() { // inlined: nothing more outside mpc
 		branch(cond, s, sym, vals, ptrs)
 	}
 	return cond
@@ -105,7 +102,7 @@ func branch(cond bool, s Site, sym string, vals []int64, ptrs []any) {
 // an interface or a func value, a shift): mpc's search does not claim
 // every path after it.
 func Untracked(s Site) {
-	if mpcRun.Load() != nil {
+	if sched.Symbolic() {
 		if _, m := symbolic(); m != nil {
 			m.Untracked(uint32(s))
 		}
@@ -115,7 +112,7 @@ func Untracked(s Site) {
 // SymWrite reports the symbolic value, sym, of the write to *addr that
 // the statement before it made (x = e, x += e, x++, x shared memory).
 func SymWrite(addr any, s Site, sym string, vals []int64, ptrs ...any) {
-	if mpcRun.Load() != nil {
+	if sched.Symbolic() {
 		symWrite(addr, s, sym, vals, ptrs)
 	}
 }
@@ -144,7 +141,7 @@ func symWrite(addr any, s Site, sym string, vals []int64, ptrs []any) {
 // the condition of an if statement whose init statement it reports:
 // if v := f(); rt.SymSet(...) && (v > 0).
 func SymSet(id Site, sym string, vals []int64, ptrs ...any) bool {
-	if mpcRun.Load() != nil {
+	if sched.Symbolic() {
 		symSet(id, sym, vals, ptrs)
 	}
 	return true
@@ -167,7 +164,7 @@ func symSet(id Site, sym string, vals []int64, ptrs []any) {
 // SymSetAt is SymSet for a variable that function literals share, named
 // by its address.
 func SymSetAt(addr any, sym string, vals []int64, ptrs ...any) bool {
-	if mpcRun.Load() != nil {
+	if sched.Symbolic() {
 		symSetAt(addr, sym, vals, ptrs)
 	}
 	return true
@@ -196,7 +193,7 @@ func symSetAt(addr any, sym string, vals []int64, ptrs []any) {
 // they use (SymResult), so that nothing runs between it and the callee's
 // SymEnter.
 func SymCall[T any](last T, fn string, syms string, vals []int64, ptrs ...any) T {
-	if mpcRun.Load() != nil {
+	if sched.Symbolic() {
 		symCall(fn, syms, vals, ptrs)
 	}
 	return last
@@ -221,7 +218,7 @@ func symCall(fn string, syms string, vals []int64, ptrs []any) {
 // stack (recursion) makes the goroutine's local values concrete from
 // then on: their symbolic state is kept per goroutine, not per call.
 func SymEnter(fn string, params ...any) int64 {
-	if mpcRun.Load() != nil {
+	if sched.Symbolic() {
 		return symEnter(fn, params)
 	}
 	return 0
@@ -290,7 +287,7 @@ func reentered() bool {
 // rewrites a call f(args) whose result a term uses into
 // rt.SymResult(rt.SymMark("f"), f(args), site). 0 outside mpc.
 func SymMark(fn string) int64 {
-	if mpcRun.Load() != nil {
+	if sched.Symbolic() {
 		return symMark(fn)
 	}
 	return 0
@@ -308,7 +305,7 @@ func symMark(fn string) int64 {
 // the term its callee returned (SymRet) the value of the call's result
 // leaf, "r" with site s, or v itself when the callee recorded none.
 func SymResult[T any](mark int64, v T, s Site) T {
-	if mpcRun.Load() != nil {
+	if sched.Symbolic() {
 		symResult(mark, any(v), s)
 	}
 	return v
@@ -326,7 +323,7 @@ func symResult(mark int64, v any, s Site) {
 // after recording its term, sym, as the result of the call marked mark
 // (the value SymEnter returned).
 func SymRet[T any](v T, mark int64, sym string, vals []int64, ptrs ...any) T {
-	if mpcRun.Load() != nil { // inlined: nothing more outside mpc
+	if sched.Symbolic() { // inlined: nothing more outside mpc
 		symRet(mark, sym, vals, ptrs)
 	}
 	return v

@@ -47,11 +47,9 @@ func runMPC(t *testing.T, p mpcProgram, sound bool, limit int) (mpcResult, *stra
 	}
 	m := strategy.NewMPC(localSolver{}, ins, 0)
 	m.Sound = sound
-	mpcRun.Store(m)
-	defer mpcRun.Store(nil)
 	r := mpcResult{inputs: map[string][]int64{}}
 	res := sched.Explore(sched.Config{
-		Strategy:   m,
+		Strategy: m, Symbolic: m,
 		Schedules:  limit,
 		Leaks:      true,
 		StuckAfter: 10 * time.Second,
@@ -256,10 +254,8 @@ func TestSolverPool(t *testing.T) {
 	pool.minShare = 1
 	ins := []wire.MPCInput{{Min: -1 << 31, Max: 1<<31 - 1}, {Min: -1 << 31, Max: 1<<31 - 1}}
 	m := strategy.NewMPC(pool, ins, 0)
-	mpcRun.Store(m)
-	defer mpcRun.Store(nil)
 	outcomes := map[string]bool{}
-	res := sched.Explore(sched.Config{Strategy: m, Schedules: 100, Leaks: true, StuckAfter: 10 * time.Second},
+	res := sched.Explore(sched.Config{Strategy: m, Symbolic: m, Schedules: 100, Leaks: true, StuckAfter: 10 * time.Second},
 		func() { outcomes[p.body(append([]int64(nil), m.Input()...))] = true })
 	if res.Diverged != "" || m.Err() != nil {
 		t.Fatalf("diverged %q, error %v", res.Diverged, m.Err())
@@ -359,9 +355,7 @@ func TestMPCPrefixBound(t *testing.T) {
 	ins := []wire.MPCInput{{Min: -100, Max: 100, Value: -1}} // no branch taken
 	m := strategy.NewMPC(localSolver{}, ins, 0)
 	m.MaxPrefixes = 20
-	mpcRun.Store(m)
-	defer mpcRun.Store(nil)
-	sched.Explore(sched.Config{Strategy: m, Schedules: 1, Leaks: true, StuckAfter: 10 * time.Second},
+	sched.Explore(sched.Config{Strategy: m, Symbolic: m, Schedules: 1, Leaks: true, StuckAfter: 10 * time.Second},
 		func() { many.body(m.Input()) })
 	t.Logf("%d runs, %d queries, %d prefixes, %d sat, %d unsat, %d extended; %q", m.Executions, m.Queries, m.Prefixes, m.Sat, m.Unsat, m.Extended, m.Incomplete())
 	if m.Prefixes != 20 {
@@ -544,10 +538,8 @@ func runStrings(t *testing.T, seed string, ints []int64, body func(s string, in 
 	}
 	m := strategy.NewMPC(localSolver{}, ins, 0)
 	m.StringInput(0, []byte(seed), 8)
-	mpcRun.Store(m)
-	defer mpcRun.Store(nil)
 	found := map[string]string{} // outcome -> the string that reached it
-	res := sched.Explore(sched.Config{Strategy: m, Schedules: 100, Leaks: true, StuckAfter: 10 * time.Second}, func() {
+	res := sched.Explore(sched.Config{Strategy: m, Symbolic: m, Schedules: 100, Leaks: true, StuckAfter: 10 * time.Second}, func() {
 		s := string(m.Bytes(0))
 		in := append([]int64(nil), m.Input()...)
 		found["input"] = fmt.Sprintf("%q %v", s, in[1:len(ints)+1])
@@ -684,9 +676,7 @@ func exploreMPC(t *testing.T, ins []wire.MPCInput, setup func(*strategy.MPC), bo
 	setup(m)
 	outcomes := map[string]bool{}
 	one := func(s *strategy.MPC, n int) *sched.Result {
-		mpcRun.Store(s)
-		defer mpcRun.Store(nil)
-		return sched.Explore(sched.Config{Strategy: s, Schedules: n, Leaks: true, StuckAfter: 10 * time.Second, Stall: 100 * time.Millisecond}, func() {
+		return sched.Explore(sched.Config{Strategy: s, Symbolic: s, Schedules: n, Leaks: true, StuckAfter: 10 * time.Second, Stall: 100 * time.Millisecond}, func() {
 			outcomes[body(s)] = true
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"math/rand"
 
 	"interleave.dev/rt/internal/sched"
-	"interleave.dev/rt/internal/strategy"
 )
 
 // The global functions of math/rand (and math/rand/v2, rand_go122.go) draw
@@ -19,34 +18,6 @@ import (
 // needs. A call of rand.Seed seeds the iteration's source, as it seeds
 // the global one natively (RandSeed). Outside an exploration the
 // functions are math/rand's.
-
-// randSeed seeds the sources of the running iteration (one runs at a
-// time).
-var randSeed int64
-
-// randomized returns body preceded by the choice of the iteration's seed.
-func randomized(opts Options, body func()) func() {
-	name := opts.Strategy
-	if opts.Replay != nil {
-		name = opts.Replay.Strategy
-	}
-	return func() {
-		randSeed = opts.Seed
-		if !strategy.Systematic(name) {
-			iteration := sched.Current().Iteration().Number()
-			randSeed = int64(splitmix(uint64(opts.Seed) ^ splitmix(uint64(iteration))))
-		}
-		body()
-	}
-}
-
-// splitmix is the SplitMix64 finalizer: a bijective mix of x.
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
 
 // randState is the iteration's state in package rt: its sources, and the
 // goroutines standing at concurrency breakpoints (breakpoint.go).
@@ -75,7 +46,7 @@ func mathRand() *rand.Rand {
 	}
 	s := iterationRand(g)
 	if s.v1 == nil {
-		s.v1 = rand.New(rand.NewSource(randSeed))
+		s.v1 = rand.New(rand.NewSource(g.Iteration().RandSeed()))
 	}
 	return s.v1
 }

@@ -17,7 +17,7 @@ func randV2() *rand.Rand {
 	if r, ok := s.v2.(*rand.Rand); ok {
 		return r
 	}
-	r := rand.New(rand.NewPCG(uint64(randSeed), 0))
+	r := rand.New(rand.NewPCG(uint64(g.Iteration().RandSeed()), 0))
 	s.v2 = r
 	return r
 }

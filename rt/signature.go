@@ -50,9 +50,7 @@ func signature(cfg sched.Config, res *sched.Result, f *sched.Finding, opts Optio
 	cfg.Schedules = 1
 	cfg.ExpectHash = res.Hash
 	cfg.FirstIteration = s.Iteration
-	ropts := opts
-	ropts.Strategy, ropts.Replay = "replay", s
-	again := sched.Explore(cfg, randomized(ropts, body))
+	again := sched.Explore(cfg, body)
 	same := again.Hash == res.Hash && capture.Consumed()
 	sig := &wire.Signature{}
 	objs, gs := map[int32]int{}, map[int32]int{}

@@ -2,81 +2,15 @@ package rt
 
 import (
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"interleave.dev/rt/internal/sched"
 )
 
-// Inside an exploration time is virtual: every iteration starts at Epoch
-// and the clock moves only when a timer fires, which the strategy decides.
-
-// Epoch is the virtual time at which every iteration of the current
-// exploration starts (epochFor). Explore sets it before any controlled
-// goroutine runs; only controlled code reads it.
-var Epoch time.Time
-
-// epochMu keeps Epoch for the exploration that set it.
-var epochMu sync.Mutex
-
-// native holds the latest time instrumented code read outside an
-// exploration (time.Now in a package initializer, a "var start =
-// time.Now()" a library measures durations from, TestMain) before the
-// process's first exploration began. Reads after that are not kept: they
-// come from goroutines running beside the explorations, at times that
-// depend on how busy the machine is.
-var native struct {
-	mu     sync.Mutex
-	frozen atomic.Bool // an exploration has begun
-	last   time.Time   // zero when the program read none
-}
-
-// nativeNow is time.Now outside an exploration.
-func nativeNow() time.Time {
-	t := time.Now()
-	if !native.frozen.Load() {
-		native.mu.Lock()
-		if !native.frozen.Load() && t.After(native.last) {
-			native.last = t
-		}
-		native.mu.Unlock()
-	}
-	return t
-}
-
-// epochFor returns the start of virtual time for an exploration that
-// begins at now (the wall clock, with its monotonic reading).
-//
-// When the program read the time natively before, virtual time starts one
-// millisecond after the latest of those reads, so that a duration measured
-// from one of them is as short as in a real run, where the tests start
-// right after initialization, and is the same in every process that runs
-// the test: the exploring one, where earlier tests took as long as the
-// machine's load made them, and the fresh ones that confirm or replay a
-// finding. Starting from the wall clock instead, a breaker whose interval
-// began at initialization found it over in a loaded process and not in an
-// idle one.
-//
-// When it read none, virtual time starts on the next whole second
-// (epochAt): nothing can measure from the start, and code that counts whole
-// seconds (t.Unix(), a cache's entry timestamps compared with its
-// cleaner's tick) counts the same in every process.
-func epochFor(now time.Time) time.Time {
-	native.mu.Lock()
-	defer native.mu.Unlock()
-	native.frozen.Store(true)
-	if !native.last.IsZero() {
-		return native.last.Add(time.Millisecond)
-	}
-	return epochAt(now)
-}
-
-// epochAt returns the next whole second after now, with now's monotonic
-// reading moved along.
-func epochAt(now time.Time) time.Time {
-	return now.Add(time.Second - time.Duration(now.Nanosecond()))
-}
+// Inside an exploration time is virtual: every iteration starts at the
+// exploration's epoch (sched's epoch.go) and the clock moves only when a
+// timer fires, which the strategy decides.
 
 // Sleep replaces time.Sleep.
 func Sleep(d time.Duration, s Site) {
@@ -93,7 +27,7 @@ func timerChan(g *sched.G) (chan time.Time, *sched.ChanObj, func(*sched.Iteratio
 	c := make(chan time.Time, 1)
 	o, sl := model[time.Time](g, chanPtr(c), 1)
 	fire := func(it *sched.Iteration, now int64) {
-		slot := sl.put(Epoch.Add(time.Duration(now)))
+		slot := sl.put(it.Wall(now))
 		if !it.TimerSend(o, slot) {
 			sl.release(slot)
 		}
@@ -144,7 +78,7 @@ func adoptTicker[T any](g *sched.G, p unsafe.Pointer, o *sched.ChanObj, sl *slab
 	}
 	d := int64(v.(time.Duration))
 	g.StartTimer(d, d, o, func(it *sched.Iteration, now int64) {
-		slot := ts.put(Epoch.Add(time.Duration(now)))
+		slot := ts.put(it.Wall(now))
 		if !it.TimerSend(o, slot) {
 			ts.release(slot)
 		}
@@ -242,9 +176,9 @@ func TickerReset(t *time.Ticker, d time.Duration, s Site) {
 // Now replaces time.Now.
 func Now(s Site) time.Time {
 	if g := cur(); g != nil {
-		return Epoch.Add(time.Duration(g.Now(uint32(s))))
+		return g.Iteration().Wall(g.Now(uint32(s)))
 	}
-	return nativeNow()
+	return sched.NativeNow()
 }
 
 // Since replaces time.Since.

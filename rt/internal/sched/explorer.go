@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -47,6 +48,15 @@ type Config struct {
 	OrderSeed      int64
 	FirstIteration int
 	FixedOrder     bool
+	// FixedRand gives every iteration's math/rand sources the seed
+	// OrderSeed (Iteration.RandSeed), as a systematic strategy needs;
+	// without it the n-th iteration's seed is drawn from OrderSeed and n.
+	FixedRand bool
+	// Symbolic, when set, is the tracker of symbolic values the
+	// instrumented program reports to (strategy mpc): Iteration.Symbolic
+	// gives it to the running iteration's hooks, and Symbolic says one
+	// runs.
+	Symbolic any
 	// Next, when set, gives the number of the next schedule to run
 	// (increasing; 0: no more), for an exploration split between
 	// processes: the strategy must be strategy.Independent, and schedule
@@ -105,6 +115,8 @@ type Explorer struct {
 	tick     *time.Ticker // the watchdog's, reset for each iteration
 
 	hubs hubs // the hubs that run coroutines (handoff.go)
+
+	epoch time.Time // when every iteration starts (epoch.go)
 }
 
 // exploring serializes explorations in one process: the controlled world
@@ -132,7 +144,11 @@ func Explore(cfg Config, body func()) *Result {
 	if cfg.MaxChoices <= 0 {
 		cfg.MaxChoices = 10000000
 	}
-	x := &Explorer{cfg: cfg, strat: cfg.Strategy}
+	x := &Explorer{cfg: cfg, strat: cfg.Strategy, epoch: epochFor(time.Now())}
+	if cfg.Symbolic != nil {
+		symbolic.Store(true)
+		defer symbolic.Store(false)
+	}
 	x.hubs.work = make(chan *Iteration, 1)
 	defer x.stopHubs()
 	if cfg.Race {
@@ -234,6 +250,37 @@ func (x *Explorer) mapSeed(num int) uint64 {
 	}
 	return mix(uint64(x.cfg.OrderSeed), uint64(num))
 }
+
+// RandSeed returns the seed of the iteration's math/rand sources: a
+// function of the exploration's seed and the iteration's number, or of the
+// seed alone under Config.FixedRand.
+func (it *Iteration) RandSeed() int64 {
+	seed := it.x.cfg.OrderSeed
+	if it.x.cfg.FixedRand {
+		return seed
+	}
+	return int64(splitmix(uint64(seed) ^ splitmix(uint64(it.num))))
+}
+
+// splitmix is the SplitMix64 finalizer: a bijective mix of x.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// symbolic is set while an exploration with a Config.Symbolic runs.
+var symbolic atomic.Bool
+
+// Symbolic reports whether an exploration with a tracker of symbolic
+// values runs: the hooks that report such values test it first, so that
+// they cost one load when none does.
+func Symbolic() bool { return symbolic.Load() }
+
+// Symbolic returns the tracker of symbolic values of the iteration's
+// exploration (Config.Symbolic), or nil.
+func (it *Iteration) Symbolic() any { return it.x.cfg.Symbolic }
 
 // newIteration returns the iteration that runs schedule number num.
 func (x *Explorer) newIteration(num int) *Iteration {
