@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"interleave.dev/rt/internal/explore"
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/strategy"
 	"interleave.dev/rt/wire"
@@ -91,7 +92,7 @@ func reloadWindow(fixed bool) textbook {
 
 func hapsetOn(search string, store *strategy.HaPSets) strategy.Strategy {
 	c := strategy.Config{Name: "hapset", Seed: 1}
-	c.HaPSet.Search, c.HaPSet.Store, c.HaPSet.SiteKey = search, store, siteKey
+	c.HaPSet.Search, c.HaPSet.Store, c.HaPSet.SiteKey = search, store, explore.SiteKey
 	st, err := strategy.New(c)
 	if err != nil {
 		panic(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"interleave.dev/internal/mcr"
+	"interleave.dev/rt/internal/explore"
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/strategy"
 	"interleave.dev/rt/wire"
@@ -245,13 +246,13 @@ func TestSolverPool(t *testing.T) {
 	one, m1 := runMPC(t, p, true, 100)
 	var mu sync.Mutex
 	var shares []int
-	pool, err := newPool(func() (solverConn, error) {
+	pool, err := explore.NewSolverPool(func() (explore.SolverConn, error) {
 		return countingSolver{mu: &mu, prefixes: &shares}, nil
 	}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool.minShare = 1
+	pool.MinShare = 1
 	ins := []wire.MPCInput{{Min: -1 << 31, Max: 1<<31 - 1}, {Min: -1 << 31, Max: 1<<31 - 1}}
 	m := strategy.NewMPC(pool, ins, 0)
 	outcomes := map[string]bool{}
@@ -264,8 +265,8 @@ func TestSolverPool(t *testing.T) {
 		t.Errorf("with 3 solvers: %d runs, %d paths, %d prefixes (%d sat), outcomes %v; with one: %d runs, %d paths, %d prefixes (%d sat)",
 			res.Iterations, m.Paths, m.Prefixes, m.Sat, outcomes, one.runs, m1.Paths, m1.Prefixes, m1.Sat)
 	}
-	if len(pool.procs) < 2 {
-		t.Errorf("the pool used %d solver for queries of up to %d prefixes", len(pool.procs), maxOf(shares...))
+	if pool.Solvers() < 2 {
+		t.Errorf("the pool used %d solver for queries of up to %d prefixes", pool.Solvers(), maxOf(shares...))
 	}
 }
 

@@ -1,6 +1,6 @@
 package rt
 
-import "sync"
+import "interleave.dev/rt/internal/site"
 
 // Site identifies the static source position of an instrumented operation.
 // Site 0 means "unknown". Instrumented files register their sites once with
@@ -8,37 +8,15 @@ import "sync"
 type Site uint32
 
 // Position is a source position of a Site.
-type Position struct {
-	File   string
-	Line   int
-	Column int
-}
-
-var sites = struct {
-	sync.Mutex
-	pos []Position
-}{pos: []Position{{}}}
+type Position = site.Position
 
 // RegisterFile registers the sites of one source file and returns the Site
 // of the first one; the k-th site of the file is the returned value plus k.
 // lineCols holds a line and a column for each site, in order. File is the
 // path of the original (not instrumented) file.
 func RegisterFile(file string, lineCols ...int) Site {
-	sites.Lock()
-	defer sites.Unlock()
-	base := Site(len(sites.pos))
-	for i := 0; i+1 < len(lineCols); i += 2 {
-		sites.pos = append(sites.pos, Position{File: file, Line: lineCols[i], Column: lineCols[i+1]})
-	}
-	return base
+	return Site(site.Register(file, lineCols...))
 }
 
 // SitePosition returns the source position of s.
-func SitePosition(s Site) Position {
-	sites.Lock()
-	defer sites.Unlock()
-	if int(s) < len(sites.pos) {
-		return sites.pos[s]
-	}
-	return Position{}
-}
+func SitePosition(s Site) Position { return site.Pos(uint32(s)) }

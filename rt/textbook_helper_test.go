@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"interleave.dev/rt/internal/explore"
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/strategy"
 
@@ -33,15 +35,15 @@ func TestHelperTextbook(t *testing.T) {
 	if os.Getenv(wire.ConfigEnv) == "" {
 		t.Skip("run by TestWorkersSplitDPOR, and by hand to measure -workers")
 	}
-	*WorkerDelay = 0
-	treeReport = func(by map[string]int) { fmt.Printf("schedules by process: %v\n", by) }
+	explore.WorkerDelay = 0
+	explore.TreeReport = func(by map[string]int) { fmt.Printf("schedules by process: %v\n", by) }
 	p, ok := textbooks[os.Getenv("TEXTBOOK")]
 	if !ok {
 		t.Fatalf("no textbook program %q", os.Getenv("TEXTBOOK"))
 	}
 	bad := os.Getenv("TEXTBOOK_BAD")
 	work, _ := strconv.Atoi(os.Getenv("TEXTBOOK_WORK"))
-	if cfg, _, _ := config(); cfg.Strategy == "dpor" && cfg.Worker == "" && os.Getenv("TEXTBOOK_CHECK") != "" {
+	if cfg, _, _ := explore.Config(); cfg.Strategy == "dpor" && cfg.Worker == "" && os.Getenv("TEXTBOOK_CHECK") != "" {
 		// What the rounds explore, run here in one process, with no
 		// worker and no log: the executions, and the number of the
 		// first whose outcome is bad.
@@ -50,7 +52,8 @@ func TestHelperTextbook(t *testing.T) {
 			bound = -1
 		}
 		optimal := cfg.DPOR != "source" && bound < 0
-		lr := strategy.NewLocalRounds(optimal, bound, schedulesOf(cfg))
+		limit := cmp.Or(cfg.Schedules, 1000)
+		lr := strategy.NewLocalRounds(optimal, bound, limit)
 		n, first := 0, 0
 		sched.Explore(sched.Config{Strategy: strategy.NewDPORJobs(lr, optimal, bound, 0), Schedules: math.MaxInt32, StuckAfter: 10 * time.Second}, func() {
 			n++
@@ -58,7 +61,7 @@ func TestHelperTextbook(t *testing.T) {
 				first = n
 			}
 		})
-		fmt.Printf("in one process: %d executions, covered %v, first bad %d\n", min(n, schedulesOf(cfg)), lr.Complete(), first)
+		fmt.Printf("in one process: %d executions, covered %v, first bad %d\n", min(n, limit), lr.Complete(), first)
 	}
 	Test(t, func(t *testing.T) {
 		if out := p.body(); out == bad {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"interleave.dev/rt"
+	"interleave.dev/rt/internal/explore"
 	"interleave.dev/rt/wire"
 )
 
@@ -22,7 +23,7 @@ func TestHelperRareRace(t *testing.T) {
 	if os.Getenv(wire.ConfigEnv) == "" {
 		t.Skip("run by TestWorkersDoNotChangeTheResult")
 	}
-	*rt.WorkerDelay = 0 // start the workers at once, so that they run
+	explore.WorkerDelay = 0 // start the workers at once, so that they run
 	rt.Test(t, func(t *testing.T) {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
@@ -181,8 +182,8 @@ func TestHelperTree(t *testing.T) {
 	if os.Getenv(wire.ConfigEnv) == "" {
 		t.Skip("run by TestWorkersSplitTheTree")
 	}
-	*rt.WorkerDelay = 0
-	*rt.TreeReport = func(by map[string]int) {
+	explore.WorkerDelay = 0
+	explore.TreeReport = func(by map[string]int) {
 		fmt.Printf("schedules by process: %v\n", by)
 	}
 	bad := os.Getenv("TREE_BAD")

@@ -284,6 +284,7 @@ func (it *Iteration) Symbolic() any { return it.x.cfg.Symbolic }
 
 // newIteration returns the iteration that runs schedule number num.
 func (x *Explorer) newIteration(num int) *Iteration {
+	resetProcs()
 	it := &Iteration{
 		x:        x,
 		num:      num,

@@ -1,4 +1,4 @@
-package rt
+package explore
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/sched"
+	"interleave.dev/rt/internal/site"
 	"interleave.dev/rt/internal/strategy"
 	"interleave.dev/rt/wire"
 )
@@ -61,7 +62,7 @@ func signature(cfg sched.Config, res *sched.Result, f *sched.Finding, opts Optio
 		return m[id]
 	}
 	for _, r := range refs {
-		p := SitePosition(Site(r.Ev.Site))
+		p := site.Pos(r.Ev.Site)
 		e := wire.SigEvent{Op: r.Ev.Op.Key(), File: p.File, Line: p.Line, Column: p.Column, Goroutine: label(gs, r.Ev.G), Pending: r.Index < 0}
 		if r.Ev.Obj != 0 {
 			e.Object = label(objs, r.Ev.Obj)
@@ -99,8 +100,8 @@ func regressOptions(opts *Options, sc *strategy.Config) error {
 			Stack: e.Stack, Object: e.Object, Goroutine: e.Goroutine,
 		})
 	}
-	sc.SitePos = func(site uint32) strategy.Pos {
-		p := SitePosition(Site(site))
+	sc.SitePos = func(s uint32) strategy.Pos {
+		p := site.Pos(s)
 		return strategy.Pos{Line: p.Line, Col: p.Column}
 	}
 	// Not opts.Reduce: the strategy pauses goroutines at the signature's

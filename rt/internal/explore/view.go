@@ -1,4 +1,4 @@
-package rt
+package explore
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/sched"
+	"interleave.dev/rt/internal/site"
 	"interleave.dev/rt/internal/view"
 )
 
@@ -84,7 +85,7 @@ func viewEventsOf(f *sched.Finding) ([]view.Event, int) {
 			ve.Obj = fmt.Sprintf("%s#%d", name, event.ObjNumber(e.Obj))
 		}
 		if e.Site != 0 {
-			pos := SitePosition(Site(e.Site))
+			pos := site.Pos(e.Site)
 			ve.File, ve.Line = pos.File, pos.Line
 		}
 		ve.Preempt = preempt[i] || carry[e.G]
@@ -146,7 +147,7 @@ func readSources(p *view.Page) {
 
 // positionString gives "file:line" for s.
 func positionString(s uint32) string {
-	pos := SitePosition(Site(s))
+	pos := site.Pos(s)
 	if pos.File == "" {
 		return "?"
 	}

@@ -1,4 +1,4 @@
-package rt
+package explore
 
 import (
 	"encoding/binary"

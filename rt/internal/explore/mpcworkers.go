@@ -1,4 +1,4 @@
-package rt
+package explore
 
 import (
 	"bufio"
@@ -226,7 +226,7 @@ func (w *mpcWorkers) report(rep *Report, n int) *Report {
 // serveMPC is a worker's side: it makes the run of each request on
 // descriptor 3 and answers on descriptor 4, until the parent closes its
 // requests.
-func serveMPC(t *testing.T, opts Options, body func(t *testing.T)) {
+func serveMPC(t *testing.T, opts Options, run func()) {
 	if runtime.GOOS == "windows" {
 		t.Fatal("interleave: mpc's workers need inherited file descriptors, which Windows does not give")
 	}
@@ -241,7 +241,7 @@ func serveMPC(t *testing.T, opts Options, body func(t *testing.T)) {
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			a.Error = fmt.Sprintf("reading a request: %v", err)
 		} else {
-			a = serveOne(t, opts, body, &req)
+			a = serveOne(t, opts, run, &req)
 		}
 		if err := enc.Encode(&a); err != nil {
 			t.Fatalf("interleave: answering the parent: %v", err)
@@ -253,11 +253,11 @@ func serveMPC(t *testing.T, opts Options, body func(t *testing.T)) {
 }
 
 // serveOne makes the run req asks for.
-func serveOne(t *testing.T, opts Options, body func(t *testing.T), req *wire.MPCRequest) wire.MPCServed {
+func serveOne(t *testing.T, opts Options, run func(), req *wire.MPCRequest) wire.MPCServed {
 	var made *wire.MPCRun
 	opts.mpcServe, opts.mpcServed = req, &made
 	opts.Schedules = 2 // the search of a worker makes its one run, then ends
-	rep, err := Explore(t.Name(), opts, func() { runTest(t, body) })
+	rep, err := Explore(t.Name(), opts, run)
 	if err != nil {
 		return wire.MPCServed{Run: req.Run, Error: err.Error()}
 	}

@@ -1,4 +1,4 @@
-package rt
+package explore
 
 import (
 	"bufio"
@@ -148,38 +148,43 @@ func (s *solverProcess) Close() {
 	}
 }
 
-// solverPool is the solver of strategy mpc over several solver
+// SolverPool is the solver of strategy mpc over several solver
 // processes: the prefixes of one query are split between them in
 // consecutive runs, solved at once, and the answers put back in order;
 // the solver checks each prefix in a Z3 context of its own, so that the
-// answer, and the search, do not depend on the number of processes. The first process starts with the pool, the
-// others when a query has work for them.
-type solverPool struct {
-	start    func() (solverConn, error)
-	procs    []solverConn
-	size     int
-	minShare int // the fewest prefixes a solver is given
+// answer, and the search, do not depend on the number of processes.
+// The first process starts with the pool, the others when a query has work for them.
+type SolverPool struct {
+	start func() (SolverConn, error)
+	procs []SolverConn
+	size  int
+	// MinShare is the fewest prefixes a solver is given (default
+	// defaultMinShare).
+	MinShare int
 }
 
-// solverConn is one solver of a pool.
-type solverConn interface {
+// Solvers returns the number of solvers the pool has started.
+func (p *SolverPool) Solvers() int { return len(p.procs) }
+
+// SolverConn is one solver of a pool.
+type SolverConn interface {
 	strategy.MPCSolver
 	Close()
 }
 
 // newSolverPool starts the first of size solver processes at path.
-func newSolverPool(path string, size int) (*solverPool, error) {
-	return newPool(func() (solverConn, error) { return startSolver(path) }, size)
+func newSolverPool(path string, size int) (*SolverPool, error) {
+	return NewSolverPool(func() (SolverConn, error) { return startSolver(path) }, size)
 }
 
-// newPool makes a pool of size solvers that start makes, and makes the
-// first.
-func newPool(start func() (solverConn, error), size int) (*solverPool, error) {
+// NewSolverPool makes a pool of size solvers that start makes, and makes
+// the first.
+func NewSolverPool(start func() (SolverConn, error), size int) (*SolverPool, error) {
 	s, err := start()
 	if err != nil {
 		return nil, err
 	}
-	return &solverPool{start: start, procs: []solverConn{s}, size: max(1, size), minShare: defaultMinShare}, nil
+	return &SolverPool{start: start, procs: []SolverConn{s}, size: max(1, size), MinShare: defaultMinShare}, nil
 }
 
 // defaultMinShare is the fewest prefixes a solver process is given: a check takes about a millisecond, and a process costs a copy
@@ -187,10 +192,10 @@ func newPool(start func() (solverConn, error), size int) (*solverPool, error) {
 const defaultMinShare = 4
 
 // split divides n prefixes into at most p.size consecutive runs of about
-// p.minShare or more, starting processes as needed; it
+// p.MinShare or more, starting processes as needed; it
 // returns the ends of the runs.
-func (p *solverPool) split(n int) ([]int, error) {
-	k := min(p.size, max(1, n/p.minShare))
+func (p *SolverPool) split(n int) ([]int, error) {
+	k := min(p.size, max(1, n/p.MinShare))
 	for len(p.procs) < k {
 		s, err := p.start()
 		if err != nil {
@@ -207,7 +212,7 @@ func (p *solverPool) split(n int) ([]int, error) {
 
 // each calls f(i, lo, hi) for the runs of n items on their processes at
 // once, and returns the first error.
-func (p *solverPool) each(n int, f func(i, lo, hi int) error) error {
+func (p *SolverPool) each(n int, f func(i, lo, hi int) error) error {
 	ends, err := p.split(n)
 	if err != nil {
 		return err
@@ -228,7 +233,7 @@ func (p *solverPool) each(n int, f func(i, lo, hi int) error) error {
 }
 
 // SolveMPC implements strategy.MPCSolver.
-func (p *solverPool) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) {
+func (p *SolverPool) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) {
 	var out wire.MPCAnswer
 	answers := make([]*wire.MPCAnswer, p.size)
 	err := p.each(len(q.Prefixes), func(i, lo, hi int) error {
@@ -254,7 +259,7 @@ func (p *solverPool) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) {
 }
 
 // Close ends the solver processes.
-func (p *solverPool) Close() {
+func (p *SolverPool) Close() {
 	for _, s := range p.procs {
 		s.Close()
 	}

@@ -1,4 +1,4 @@
-package rt
+package explore
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"interleave.dev/rt/internal/site"
 	"interleave.dev/rt/internal/strategy"
 )
 
@@ -21,14 +22,14 @@ func hapsetStore(opts Options, sc *strategy.Config) (*strategy.HaPSets, error) {
 	}
 	h := &sc.HaPSet
 	h.Search, h.K, h.Learn, h.Store = opts.HaPSetSearch, opts.HaPSetK, opts.HaPSetLearn, store
-	h.SiteKey = siteKey
+	h.SiteKey = SiteKey
 	return store, nil
 }
 
-// siteKey names a site by its file, line and column, which stay the same
+// SiteKey names a site by its file, line and column, which stay the same
 // from one build of the test binary to the next (site numbers do not).
-func siteKey(s uint32) uint64 {
-	p := SitePosition(Site(s))
+func SiteKey(s uint32) uint64 {
+	p := site.Pos(s)
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s:%d:%d", p.File, p.Line, p.Column)
 	return h.Sum64()

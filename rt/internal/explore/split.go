@@ -1,4 +1,4 @@
-package rt
+package explore
 
 import (
 	"errors"
@@ -438,9 +438,9 @@ func (s *treeShare) number() (n int, ok bool) {
 	}
 }
 
-// treeReport, when set (tests), is given the schedules each process ran
+// TreeReport, when set (tests), is given the schedules each process ran
 // of a split search (dfs, pcb, dpor).
-var treeReport func(schedulesByProcess map[string]int)
+var TreeReport func(schedulesByProcess map[string]int)
 
 // byProcess returns the schedules of the parts each process ran.
 func (s *treeShare) byProcess() map[string]int {

@@ -1,4 +1,4 @@
-package rt
+package explore
 
 import (
 	"bytes"
@@ -30,12 +30,12 @@ import (
 // lowest noted, and all below it run, so the finding reported, the
 // lowest-numbered one, is the one a single process running the schedules
 // in order would report. The parent starts its
-// workers only when the test is still running after workerDelay, so that
+// workers only when the test is still running after WorkerDelay, so that
 // short tests cost no process.
 
-// workerDelay is how long a test explores alone before the parent starts
+// WorkerDelay is how long a test explores alone before the parent starts
 // its workers.
-var workerDelay = 100 * time.Millisecond
+var WorkerDelay = 100 * time.Millisecond
 
 // chunkSize is the number of schedules a process claims at a time, and
 // foundEvery how often (in schedules) it looks for another's finding: a
@@ -211,7 +211,7 @@ type worker struct {
 
 // startPool prepares the exploration of t split as cfg says (a split
 // of kind splitSchedules, splitTree, whose shard's jobs body may be run
-// to find, or splitRounds), and starts the workers after workerDelay if
+// to find, or splitRounds), and starts the workers after WorkerDelay if
 // the parent is still exploring then; opts is set to explore the
 // parent's share.
 func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func()) (*pool, error) {
@@ -261,7 +261,7 @@ func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func
 	}
 	go func() {
 		defer close(p.spawned)
-		timer := time.NewTimer(workerDelay)
+		timer := time.NewTimer(WorkerDelay)
 		defer timer.Stop()
 		<-timer.C
 		p.mu.Lock()
@@ -364,7 +364,7 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 	p.mu.Lock()
 	p.done = true
 	p.mu.Unlock()
-	<-p.spawned // bounded: the spawner waits workerDelay at most, then starts processes
+	<-p.spawned // bounded: the spawner waits WorkerDelay at most, then starts processes
 	var deadline <-chan time.Time
 	if d, ok := p.t.Deadline(); ok {
 		timer := time.NewTimer(time.Until(d))
@@ -412,8 +412,8 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 	}
 	if r := p.rounds; r != nil {
 		r.refresh()
-		if treeReport != nil {
-			treeReport(r.byProcess())
+		if TreeReport != nil {
+			TreeReport(r.byProcess())
 		}
 		if rep.Kind == "" {
 			rep.Schedules, rep.Exhausted = r.tally()
@@ -435,8 +435,8 @@ func (p *pool) finish(rep *Report) (*Report, error) {
 // finding are numbered within its share.
 func (p *pool) tallyTree(rep *Report) {
 	parts := p.tree.parts()
-	if treeReport != nil {
-		treeReport(p.tree.byProcess())
+	if TreeReport != nil {
+		TreeReport(p.tree.byProcess())
 	}
 	if rep.Kind == "" {
 		t := wire.Tally(parts, p.tree.limit)
@@ -507,7 +507,7 @@ func (p *pool) cleanup() {
 // runWorker is a worker process's side: explore the schedules (or the
 // parts of the search) it claims and report to the parent through the
 // directory and the results file.
-func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, body func(t *testing.T)) {
+func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, run func()) {
 	var s *share
 	var tree *treeShare
 	var rounds *roundShare
@@ -541,7 +541,7 @@ func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, body func(
 		}
 		opts.Next = s.next
 	}
-	rep, err := exploreShare(t.Name(), opts, func() { runTest(t, body) }, again(tree, rounds))
+	rep, err := exploreShare(t.Name(), opts, run, again(tree, rounds))
 	if err != nil {
 		t.Fatal(err)
 	}
