@@ -11,13 +11,16 @@ import (
 	"interleave.dev/rt/internal/explore"
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/dpor"
+	"interleave.dev/rt/internal/strategy/hapset"
+	"interleave.dev/rt/strategies"
 	"interleave.dev/rt/wire"
 )
 
 // The command reads the defaults of strategy hapset from package wire.
 func TestHaPSetDefaults(t *testing.T) {
-	if wire.DefaultHaPSetK != strategy.DefaultHaPSetK || wire.DefaultHaPSetLearn != strategy.DefaultHaPSetLearn {
-		t.Errorf("wire's hapset defaults (%d, %d) differ from the strategy's (%d, %d)", wire.DefaultHaPSetK, wire.DefaultHaPSetLearn, strategy.DefaultHaPSetK, strategy.DefaultHaPSetLearn)
+	if wire.DefaultHaPSetK != hapset.DefaultK || wire.DefaultHaPSetLearn != hapset.DefaultLearn {
+		t.Errorf("wire's hapset defaults (%d, %d) differ from the strategy's (%d, %d)", wire.DefaultHaPSetK, wire.DefaultHaPSetLearn, hapset.DefaultK, hapset.DefaultLearn)
 	}
 }
 
@@ -90,10 +93,10 @@ func reloadWindow(fixed bool) textbook {
 	}}
 }
 
-func hapsetOn(search string, store *strategy.HaPSets) strategy.Strategy {
-	c := strategy.Config{Name: "hapset", Seed: 1}
+func hapsetOn(search string, store *hapset.HaPSets) strategy.Strategy {
+	c := &strategies.Setup{Seed: 1}
 	c.HaPSet.Search, c.HaPSet.Store, c.HaPSet.SiteKey = search, store, explore.SiteKey
-	st, err := strategy.New(c)
+	st, err := strategies.New("hapset", c)
 	if err != nil {
 		panic(err)
 	}
@@ -107,21 +110,21 @@ func hapsetOn(search string, store *strategy.HaPSets) strategy.Strategy {
 // reported on the fixed program.
 func TestHaPSetFindsHiddenReordering(t *testing.T) {
 	const budget = 500
-	h := runSystematic(t, hapsetOn("dpor", strategy.NewHaPSets()), reloadWindow(false), budget)
+	h := runSystematic(t, hapsetOn("dpor", hapset.NewHaPSets()), reloadWindow(false), budget)
 	if h.finding != sched.KindPanic || h.executions > budget/10 {
 		t.Errorf("hapset: finding %q after %d executions, want a panic within %d", h.finding, h.executions, budget/10)
 	}
-	if hp := runSystematic(t, hapsetOn("pcb", strategy.NewHaPSets()), reloadWindow(false), budget); hp.finding != sched.KindPanic || hp.executions > budget/10 {
+	if hp := runSystematic(t, hapsetOn("pcb", hapset.NewHaPSets()), reloadWindow(false), budget); hp.finding != sched.KindPanic || hp.executions > budget/10 {
 		t.Errorf("hapset on pcb: finding %q after %d executions, want a panic within %d", hp.finding, hp.executions, budget/10)
 	}
-	for _, st := range []strategy.Strategy{strategy.NewDPOR(0), strategy.NewPCB(2, 0), strategy.NewRandom(1)} {
+	for _, st := range []strategy.Strategy{dpor.NewSource(0), strategy.NewPCB(2, 0), strategy.NewRandom(1)} {
 		r := runSystematic(t, st, reloadWindow(false), budget)
 		t.Logf("%s: finding %q after %d executions", st.Name(), r.finding, r.executions)
 		if r.finding != "" && r.executions <= h.executions {
 			t.Errorf("%s found the bug after %d executions, hapset after %d", st.Name(), r.executions, h.executions)
 		}
 	}
-	if r := runSystematic(t, hapsetOn("dpor", strategy.NewHaPSets()), reloadWindow(true), budget); r.finding != "" {
+	if r := runSystematic(t, hapsetOn("dpor", hapset.NewHaPSets()), reloadWindow(true), budget); r.finding != "" {
 		t.Errorf("hapset on the fixed program: %q", r.finding)
 	}
 }
@@ -135,7 +138,7 @@ func TestHaPSetStorePersists(t *testing.T) {
 	dir := t.TempDir()
 	for _, fixed := range []bool{false, true} {
 		path := filepath.Join(dir, fmt.Sprint(fixed))
-		store := strategy.NewHaPSets()
+		store := hapset.NewHaPSets()
 		first := runSystematic(t, hapsetOn("dpor", store), reloadWindow(fixed), 200)
 		if store.Len() == 0 {
 			t.Fatal("nothing learned")
@@ -143,11 +146,11 @@ func TestHaPSetStorePersists(t *testing.T) {
 		if err := store.Save(path); err != nil {
 			t.Fatal(err)
 		}
-		loaded, err := strategy.LoadHaPSets(path)
+		loaded, err := hapset.LoadHaPSets(path)
 		if err != nil || loaded.Len() != store.Len() || loaded.New() != 0 {
 			t.Fatalf("loaded %d pairs (%d new), err %v; saved %d", loaded.Len(), loaded.New(), err, store.Len())
 		}
-		hs := hapsetOn("dpor", loaded).(*strategy.HaPSet)
+		hs := hapsetOn("dpor", loaded).(*hapset.HaPSet)
 		second := runSystematic(t, hs, reloadWindow(fixed), 200)
 		t.Logf("fixed %v: %d then %d executions, %d pairs", fixed, first.executions, second.executions, store.Len())
 		if hs.Learning != 0 || second.executions > first.executions || fixed && second.executions == first.executions {

@@ -10,7 +10,8 @@ import (
 
 	"interleave.dev/internal/mcr"
 	"interleave.dev/rt/internal/sched"
-	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/causal"
+	"interleave.dev/rt/internal/strategy/dpor"
 	"interleave.dev/rt/wire"
 )
 
@@ -30,8 +31,8 @@ func TestMCRTextbooks(t *testing.T) {
 	for _, p := range smallTextbooks() {
 		p := p
 		t.Run(p.name, func(t *testing.T) {
-			dp := runSystematic(t, strategy.NewDPOR(0), p, 100000)
-			m := strategy.NewMCR(localSolver{}, 0)
+			dp := runSystematic(t, dpor.NewSource(0), p, 100000)
+			m := causal.NewMCR(localSolver{}, 0)
 			r := runSystematic(t, m, p, 100000)
 			t.Logf("mcr: %d executions (dpor %d), %d queries, %d targets (%d sat, %d unsat, %d unknown), %v solving; %d outcomes; incomplete: %q",
 				r.executions, dp.executions, m.Queries, m.Targets, m.Sat, m.Unsat, m.Unknown, m.SolverTime, len(r.outcomes), m.Incomplete())
@@ -76,8 +77,8 @@ func TestMCRTable(t *testing.T) {
 	b.WriteString("| program | dpor executions | dpor outcomes | mcr executions | solver queries | reads asked for a new value | found / infeasible / unknown | solver time | mcr outcomes | mcr covered every state |\n| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |\n")
 	progs := append(smallTextbooks(), lastZero(4), lastZero(5), indexer(4, 2, 8), fileSystem(8, 32, 26), philosophers(4), peterson(3, false))
 	for _, p := range progs {
-		dp := runSystematic(t, strategy.NewOptimalDPOR(0), p, limit)
-		m := strategy.NewMCR(localSolver{}, 0)
+		dp := runSystematic(t, dpor.NewOptimal(0), p, limit)
+		m := causal.NewMCR(localSolver{}, 0)
 		r := runSystematic(t, m, p, limit)
 		if err := m.Err(); err != nil {
 			t.Fatal(err)
@@ -114,7 +115,7 @@ func TestMCRDeadlock(t *testing.T) {
 			joinAll(done)
 			return ""
 		}}
-		m := strategy.NewMCR(localSolver{}, 0)
+		m := causal.NewMCR(localSolver{}, 0)
 		r := runSystematic(t, m, p, 1000)
 		if r.finding != sched.KindDeadlock {
 			t.Errorf("%s: mcr: finding %q after %d executions, want a deadlock", p.name, r.finding, r.executions)
@@ -133,7 +134,7 @@ func TestMCRNilMap(t *testing.T) {
 		Read(m, tb(50))
 		return fmt.Sprint(m[1])
 	}}
-	if r := runSystematic(t, strategy.NewMCR(localSolver{}, 0), p, 10); r.finding != "" || len(r.outcomes) != 1 {
+	if r := runSystematic(t, causal.NewMCR(localSolver{}, 0), p, 10); r.finding != "" || len(r.outcomes) != 1 {
 		t.Errorf("finding %q, outcomes %q", r.finding, r.outcomes)
 	}
 }
@@ -143,8 +144,8 @@ func TestMCRNilMap(t *testing.T) {
 // complete, and what it runs is still real.
 func TestMCRQueueBound(t *testing.T) {
 	p := lastZero(3)
-	dp := runSystematic(t, strategy.NewDPOR(0), p, 100000)
-	m := strategy.NewMCR(localSolver{}, 0)
+	dp := runSystematic(t, dpor.NewSource(0), p, 100000)
+	m := causal.NewMCR(localSolver{}, 0)
 	m.MaxQueued = 200
 	r := runSystematic(t, m, p, 100000)
 	why := strings.Join(m.Incomplete(), "; ")

@@ -11,7 +11,7 @@ import (
 	"interleave.dev/internal/mcr"
 	"interleave.dev/rt/internal/explore"
 	"interleave.dev/rt/internal/sched"
-	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/causal"
 	"interleave.dev/rt/wire"
 )
 
@@ -40,13 +40,13 @@ type mpcResult struct {
 
 // runMPC explores p under strategy mpc (sound or simple) with the solver
 // in this process.
-func runMPC(t *testing.T, p mpcProgram, sound bool, limit int) (mpcResult, *strategy.MPC) {
+func runMPC(t *testing.T, p mpcProgram, sound bool, limit int) (mpcResult, *causal.MPC) {
 	t.Helper()
 	ins := make([]wire.MPCInput, len(p.seed))
 	for i, v := range p.seed {
 		ins[i] = wire.MPCInput{Min: -1 << 31, Max: 1<<31 - 1, Value: v}
 	}
-	m := strategy.NewMPC(localSolver{}, ins, 0)
+	m := causal.NewMPC(localSolver{}, ins, 0)
 	m.Sound = sound
 	r := mpcResult{inputs: map[string][]int64{}}
 	res := sched.Explore(sched.Config{
@@ -254,7 +254,7 @@ func TestSolverPool(t *testing.T) {
 	}
 	pool.MinShare = 1
 	ins := []wire.MPCInput{{Min: -1 << 31, Max: 1<<31 - 1}, {Min: -1 << 31, Max: 1<<31 - 1}}
-	m := strategy.NewMPC(pool, ins, 0)
+	m := causal.NewMPC(pool, ins, 0)
 	outcomes := map[string]bool{}
 	res := sched.Explore(sched.Config{Strategy: m, Symbolic: m, Schedules: 100, Leaks: true, StuckAfter: 10 * time.Second},
 		func() { outcomes[p.body(append([]int64(nil), m.Input()...))] = true })
@@ -354,7 +354,7 @@ func TestMPCPrefixBound(t *testing.T) {
 		return "ok"
 	}}
 	ins := []wire.MPCInput{{Min: -100, Max: 100, Value: -1}} // no branch taken
-	m := strategy.NewMPC(localSolver{}, ins, 0)
+	m := causal.NewMPC(localSolver{}, ins, 0)
 	m.MaxPrefixes = 20
 	sched.Explore(sched.Config{Strategy: m, Symbolic: m, Schedules: 1, Leaks: true, StuckAfter: 10 * time.Second},
 		func() { many.body(m.Input()) })
@@ -531,13 +531,13 @@ func TestMPCRecursion(t *testing.T) {
 // runStrings explores body, whose first input is a string (seed) and
 // whose other inputs are integers (ints), under mpc; a panic of body is
 // a finding, which ends the search.
-func runStrings(t *testing.T, seed string, ints []int64, body func(s string, in []int64) string) (map[string]string, *strategy.MPC, *sched.Finding) {
+func runStrings(t *testing.T, seed string, ints []int64, body func(s string, in []int64) string) (map[string]string, *causal.MPC, *sched.Finding) {
 	t.Helper()
 	ins := []wire.MPCInput{{Min: 0, Max: 8, Value: int64(len(seed))}}
 	for _, v := range ints {
 		ins = append(ins, wire.MPCInput{Min: -100, Max: 100, Value: v})
 	}
-	m := strategy.NewMPC(localSolver{}, ins, 0)
+	m := causal.NewMPC(localSolver{}, ins, 0)
 	m.StringInput(0, []byte(seed), 8)
 	found := map[string]string{} // outcome -> the string that reached it
 	res := sched.Explore(sched.Config{Strategy: m, Symbolic: m, Schedules: 100, Leaks: true, StuckAfter: 10 * time.Second}, func() {
@@ -671,12 +671,12 @@ type mpcSearch struct {
 // (Take), each made by a search of its own that serves it as a worker
 // process does (Serve, Record), and takes the runs in, in the order of
 // the queue (Absorb).
-func exploreMPC(t *testing.T, ins []wire.MPCInput, setup func(*strategy.MPC), body func(*strategy.MPC) string, limit, batch int) mpcSearch {
+func exploreMPC(t *testing.T, ins []wire.MPCInput, setup func(*causal.MPC), body func(*causal.MPC) string, limit, batch int) mpcSearch {
 	t.Helper()
-	m := strategy.NewMPC(localSolver{}, ins, 0)
+	m := causal.NewMPC(localSolver{}, ins, 0)
 	setup(m)
 	outcomes := map[string]bool{}
-	one := func(s *strategy.MPC, n int) *sched.Result {
+	one := func(s *causal.MPC, n int) *sched.Result {
 		return sched.Explore(sched.Config{Strategy: s, Symbolic: s, Schedules: n, Leaks: true, StuckAfter: 10 * time.Second, Stall: 100 * time.Millisecond}, func() {
 			outcomes[body(s)] = true
 		})
@@ -694,7 +694,7 @@ func exploreMPC(t *testing.T, ins []wire.MPCInput, setup func(*strategy.MPC), bo
 				break
 			}
 			for _, req := range reqs {
-				w := strategy.NewMPC(nil, ins, 0)
+				w := causal.NewMPC(nil, ins, 0)
 				setup(w)
 				if err := w.Serve(req); err != nil {
 					t.Fatal(err)
@@ -766,18 +766,18 @@ func mpcSpawning() mpcProgram {
 // k. The programs renumber threads (a goroutine spawned on some paths
 // only) and inputs (bytes of a string input read on some paths only).
 func TestMPCBatchesAgree(t *testing.T) {
-	ints := func(p mpcProgram) ([]wire.MPCInput, func(*strategy.MPC), func(*strategy.MPC) string) {
+	ints := func(p mpcProgram) ([]wire.MPCInput, func(*causal.MPC), func(*causal.MPC) string) {
 		ins := make([]wire.MPCInput, len(p.seed))
 		for i, v := range p.seed {
 			ins[i] = wire.MPCInput{Min: -1 << 31, Max: 1<<31 - 1, Value: v}
 		}
-		return ins, func(*strategy.MPC) {}, func(m *strategy.MPC) string { return p.body(append([]int64(nil), m.Input()...)) }
+		return ins, func(*causal.MPC) {}, func(m *causal.MPC) string { return p.body(append([]int64(nil), m.Input()...)) }
 	}
 	type prog struct {
 		name  string
 		ins   []wire.MPCInput
-		setup func(*strategy.MPC)
-		body  func(*strategy.MPC) string
+		setup func(*causal.MPC)
+		body  func(*causal.MPC) string
 	}
 	var progs []prog
 	for _, p := range []mpcProgram{mpcFigure1(), mpcFigure6(), mpcOverdraft(false), mpcOverdraft(true), mpcSpawning()} {
@@ -785,8 +785,8 @@ func TestMPCBatchesAgree(t *testing.T) {
 		progs = append(progs, prog{p.name, ins, setup, body})
 	}
 	progs = append(progs, prog{"string", []wire.MPCInput{{Min: 0, Max: 8, Value: 2}},
-		func(m *strategy.MPC) { m.StringInput(0, []byte("ab"), 8) },
-		func(m *strategy.MPC) string {
+		func(m *causal.MPC) { m.StringInput(0, []byte("ab"), 8) },
+		func(m *causal.MPC) string {
 			s := string(m.Bytes(0))
 			if Branch(len(s) > 3, ms(90), "(> i0 3)", nil) {
 				if Branch(s[3] == 'q', ms(91), "(== (@ i0 3 v0) 113)", []int64{At(s, 3)}) {

@@ -12,6 +12,8 @@ import (
 
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/dpor"
+	"interleave.dev/rt/internal/strategy/hapset"
 )
 
 // The textbook programs of the partial-order reduction literature, ported
@@ -19,7 +21,7 @@ import (
 // shared access), parameterized by their size. Each returns its outcome:
 // the final values, and "violation" where the program checks a property
 // (mutual exclusion) itself. They run under rt/internal/sched directly, so
-// that the table can count Mazurkiewicz traces (strategy.CountTraces).
+// that the table can count Mazurkiewicz traces (dpor.CountTraces).
 //
 //	go test ./rt -run TestSystematicTable -systematic.table -v
 //
@@ -303,11 +305,11 @@ func runSystematic(t testing.TB, st strategy.Strategy, p textbook, limit int) sy
 		r.outcomes = append(r.outcomes, k)
 	}
 	sort.Strings(r.outcomes)
-	if tr, ok := st.(*strategy.Traces); ok {
+	if tr, ok := st.(*dpor.Traces); ok {
 		r.traces = tr.Count()
 		st = tr.Strategy
 	}
-	if d, ok := st.(*strategy.DPOR); ok {
+	if d, ok := st.(*dpor.DPOR); ok {
 		r.blocked = d.SleepBlocked
 		r.exhausted = d.Bounded() // bounded: every schedule within the bound
 	}
@@ -349,9 +351,9 @@ func TestSystematicSoundness(t *testing.T) {
 	for _, p := range smallTextbooks() {
 		p := p
 		t.Run(p.name, func(t *testing.T) {
-			dfs := runSystematic(t, strategy.CountTraces(strategy.NewDFS(0)), p, 100000)
-			dp := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, 100000)
-			op := runSystematic(t, strategy.CountTraces(strategy.NewOptimalDPOR(0)), p, 100000)
+			dfs := runSystematic(t, dpor.CountTraces(strategy.NewDFS(0)), p, 100000)
+			dp := runSystematic(t, dpor.CountTraces(dpor.NewSource(0)), p, 100000)
+			op := runSystematic(t, dpor.CountTraces(dpor.NewOptimal(0)), p, 100000)
 			t.Logf("dpor: %d executions (optimal: %d), dfs %d (exhausted %v), outcomes %q", dp.executions, op.executions, dfs.executions, dfs.exhausted, dp.outcomes)
 			for _, r := range []sysResult{dp, op} {
 				if !r.exhausted || r.finding != "" {
@@ -398,7 +400,7 @@ func TestSystematicSoundnessLarger(t *testing.T) {
 	}
 	for _, p := range []textbook{lastZero(4), philosophers(4), readersWriters(2, 2), indexer(4, 2, 8)} {
 		t.Run(p.name, func(t *testing.T) {
-			dp := runSystematic(t, strategy.NewDPOR(0), p, 20000)
+			dp := runSystematic(t, dpor.NewSource(0), p, 20000)
 			if !dp.exhausted || dp.finding != "" {
 				t.Fatalf("dpor: exhausted %v after %d, finding %q", dp.exhausted, dp.executions, dp.finding)
 			}
@@ -440,7 +442,7 @@ func TestSystematicDeadlock(t *testing.T) {
 		joinAll(done)
 		return ""
 	}}
-	for _, st := range []strategy.Strategy{strategy.NewDFS(0), strategy.NewDPOR(0), strategy.NewOptimalDPOR(0), strategy.NewPCB(2, 0), strategy.NewBoundedDPOR(1, 0)} {
+	for _, st := range []strategy.Strategy{strategy.NewDFS(0), dpor.NewSource(0), dpor.NewOptimal(0), strategy.NewPCB(2, 0), dpor.NewBounded(1, 0)} {
 		if r := runSystematic(t, st, p, 100000); r.finding != sched.KindDeadlock {
 			t.Errorf("%s: finding %q after %d executions, want a deadlock", st.Name(), r.finding, r.executions)
 		}
@@ -470,11 +472,11 @@ func TestSystematicTable(t *testing.T) {
 		readersWriters(3, 2), philosophers(4), peterson(3, false),
 	)
 	for _, p := range progs {
-		tr := strategy.CountTraces(strategy.NewDFS(0))
+		tr := dpor.CountTraces(strategy.NewDFS(0))
 		dfs := runSystematic(t, tr, p, limit)
 		dfs.traces = tr.Count()
-		dp := runSystematic(t, strategy.CountTraces(strategy.NewOptimalDPOR(0)), p, limit)
-		ds := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, limit)
+		dp := runSystematic(t, dpor.CountTraces(dpor.NewOptimal(0)), p, limit)
+		ds := runSystematic(t, dpor.CountTraces(dpor.NewSource(0)), p, limit)
 		if dp.exhausted && ds.exhausted && dp.traces != ds.traces {
 			t.Errorf("%s: dpor ran %d traces, with source sets %d", p.name, dp.traces, ds.traces)
 		}
@@ -486,10 +488,10 @@ func TestSystematicTable(t *testing.T) {
 			}
 			return fmt.Sprint(r.traces)
 		}
-		b1 := runSystematic(t, strategy.NewBoundedDPOR(1, 0), p, limit)
-		b2 := runSystematic(t, strategy.NewBoundedDPOR(2, 0), p, limit)
-		hd := runSystematic(t, hapsetOn("dpor", strategy.NewHaPSets()), p, limit)
-		hp := runSystematic(t, hapsetOn("pcb", strategy.NewHaPSets()), p, limit)
+		b1 := runSystematic(t, dpor.NewBounded(1, 0), p, limit)
+		b2 := runSystematic(t, dpor.NewBounded(2, 0), p, limit)
+		hd := runSystematic(t, hapsetOn("dpor", hapset.NewHaPSets()), p, limit)
+		hp := runSystematic(t, hapsetOn("pcb", hapset.NewHaPSets()), p, limit)
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %s | %d | %s | %s | %s | %s | %d | %d | %d / %d |\n", p.name, cell(dfs), traces(dfs), cell(dp), traces(dp), dp.blocked, cell(ds), ds.blocked, cell(p1), cell(p2), cell(b1), cell(b2), hd.executions, hp.executions, len(dp.outcomes), len(hd.outcomes))
 	}
 	t.Log("\n" + b.String())
@@ -505,11 +507,11 @@ func BenchmarkSystematic(b *testing.B) {
 		st   func() strategy.Strategy
 	}{
 		{"dfs-1000", func() strategy.Strategy { return strategy.NewDFS(0) }},
-		{"dpor", func() strategy.Strategy { return strategy.NewOptimalDPOR(0) }},
-		{"dpor-source", func() strategy.Strategy { return strategy.NewDPOR(0) }},
+		{"dpor", func() strategy.Strategy { return dpor.NewOptimal(0) }},
+		{"dpor-source", func() strategy.Strategy { return dpor.NewSource(0) }},
 		{"pcb1-1000", func() strategy.Strategy { return strategy.NewPCB(1, 0) }},
-		{"dpor-K1", func() strategy.Strategy { return strategy.NewBoundedDPOR(1, 0) }},
-		{"hapset", func() strategy.Strategy { return hapsetOn("dpor", strategy.NewHaPSets()) }},
+		{"dpor-K1", func() strategy.Strategy { return dpor.NewBounded(1, 0) }},
+		{"hapset", func() strategy.Strategy { return hapsetOn("dpor", hapset.NewHaPSets()) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
@@ -530,7 +532,7 @@ func TestBoundedDPOR(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			for k := 0; k <= 2; k++ {
 				pcb := runSystematic(t, strategy.NewPCB(k, 0), p, 100000)
-				bd := strategy.NewBoundedDPOR(k, 0)
+				bd := dpor.NewBounded(k, 0)
 				dp := runSystematic(t, bd, p, 100000)
 				t.Logf("K=%d: bounded dpor %d executions, %d outcomes; pcb %d, %d outcomes", k, dp.executions, len(dp.outcomes), pcb.executions, len(pcb.outcomes))
 				if !pcb.exhausted || !bd.Bounded() {
@@ -556,9 +558,9 @@ func TestOptimalDPOR(t *testing.T) {
 	for _, p := range progs {
 		p := p
 		t.Run(p.name, func(t *testing.T) {
-			src := runSystematic(t, strategy.CountTraces(strategy.NewDPOR(0)), p, 100000)
-			od := strategy.NewOptimalDPOR(0)
-			opt := runSystematic(t, strategy.CountTraces(od), p, 100000)
+			src := runSystematic(t, dpor.CountTraces(dpor.NewSource(0)), p, 100000)
+			od := dpor.NewOptimal(0)
+			opt := runSystematic(t, dpor.CountTraces(od), p, 100000)
 			t.Logf("optimal: %d executions, %d traces, %d sleep-blocked, %d diverged; source sets: %d executions, %d traces", opt.executions, opt.traces, opt.blocked, od.Diverged, src.executions, src.traces)
 			if !opt.exhausted || opt.finding != "" {
 				t.Fatalf("optimal: exhausted %v after %d, finding %q", opt.exhausted, opt.executions, opt.finding)
@@ -576,18 +578,18 @@ func TestOptimalDPOR(t *testing.T) {
 // splitDPOR explores p with dpor split into rounds (as between
 // processes), its jobs run in this process; shuffle, if set, reorders
 // the jobs of each round.
-func splitDPOR(t testing.TB, p textbook, optimal bool, limit int, shuffle func([]*strategy.DPORJob)) (sysResult, *strategy.LocalRounds) {
+func splitDPOR(t testing.TB, p textbook, optimal bool, limit int, shuffle func([]*dpor.Job)) (sysResult, *dpor.LocalRounds) {
 	return splitBoundedDPOR(t, p, optimal, -1, limit, shuffle)
 }
 
 // splitBoundedDPOR is splitDPOR bounded to bound preemptions (negative:
 // none).
-func splitBoundedDPOR(t testing.TB, p textbook, optimal bool, bound, limit int, shuffle func([]*strategy.DPORJob)) (sysResult, *strategy.LocalRounds) {
+func splitBoundedDPOR(t testing.TB, p textbook, optimal bool, bound, limit int, shuffle func([]*dpor.Job)) (sysResult, *dpor.LocalRounds) {
 	t.Helper()
-	lr := strategy.NewLocalRounds(optimal, bound, limit)
+	lr := dpor.NewLocalRounds(optimal, bound, limit)
 	lr.Shuffle = shuffle
 	lr.Encode = shuffle != nil // as between processes
-	r := runSystematic(t, strategy.CountTraces(strategy.NewDPORJobs(lr, optimal, bound, 0)), p, limit)
+	r := runSystematic(t, dpor.CountTraces(dpor.NewJobs(lr, optimal, bound, 0)), p, limit)
 	r.exhausted, r.blocked = lr.Complete(), lr.SleepBlocked
 	if bound >= 0 {
 		r.exhausted = lr.Bounded() // every schedule within the bound
@@ -606,13 +608,13 @@ func TestSplitDPOR(t *testing.T) {
 	for _, p := range progs {
 		p := p
 		t.Run(p.name, func(t *testing.T) {
-			dfs := runSystematic(t, strategy.CountTraces(strategy.NewDFS(0)), p, 100000)
+			dfs := runSystematic(t, dpor.CountTraces(strategy.NewDFS(0)), p, 100000)
 			for _, optimal := range []bool{true, false} {
-				seq := strategy.NewDPOR(0)
+				seq := dpor.NewSource(0)
 				if optimal {
-					seq = strategy.NewOptimalDPOR(0)
+					seq = dpor.NewOptimal(0)
 				}
-				want := runSystematic(t, strategy.CountTraces(seq), p, 100000)
+				want := runSystematic(t, dpor.CountTraces(seq), p, 100000)
 				got, lr := splitDPOR(t, p, optimal, 100000, nil)
 				t.Logf("optimal %v: split %d executions (%d rounds, %d jobs, %d sleep-blocked), sequential %d; %d traces", optimal, got.executions, lr.Rounds, lr.Jobs, got.blocked, want.executions, got.traces)
 				if !got.exhausted || got.finding != "" {
@@ -625,7 +627,7 @@ func TestSplitDPOR(t *testing.T) {
 					t.Errorf("optimal %v: %d traces, dfs %d", optimal, got.traces, dfs.traces)
 				}
 				rng := rand.New(rand.NewSource(int64(len(p.name))))
-				again, _ := splitDPOR(t, p, optimal, 100000, func(jobs []*strategy.DPORJob) {
+				again, _ := splitDPOR(t, p, optimal, 100000, func(jobs []*dpor.Job) {
 					rng.Shuffle(len(jobs), func(a, b int) { jobs[a], jobs[b] = jobs[b], jobs[a] })
 				})
 				if again.executions != got.executions || again.traces != got.traces || strings.Join(again.outcomes, "|") != strings.Join(got.outcomes, "|") {
@@ -646,7 +648,7 @@ func TestSplitBoundedDPOR(t *testing.T) {
 		p := p
 		t.Run(p.name, func(t *testing.T) {
 			for k := 0; k <= 2; k++ {
-				seq := runSystematic(t, strategy.CountTraces(strategy.NewBoundedDPOR(k, 0)), p, 100000)
+				seq := runSystematic(t, dpor.CountTraces(dpor.NewBounded(k, 0)), p, 100000)
 				got, lr := splitBoundedDPOR(t, p, false, k, 100000, nil)
 				t.Logf("K=%d: split %d executions, sequential %d", k, got.executions, seq.executions)
 				if got.traces != seq.traces || strings.Join(got.outcomes, "|") != strings.Join(seq.outcomes, "|") || !got.exhausted {

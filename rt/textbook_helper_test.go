@@ -11,7 +11,7 @@ import (
 
 	"interleave.dev/rt/internal/explore"
 	"interleave.dev/rt/internal/sched"
-	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/dpor"
 
 	"interleave.dev/rt/wire"
 )
@@ -53,9 +53,9 @@ func TestHelperTextbook(t *testing.T) {
 		}
 		optimal := cfg.DPOR != "source" && bound < 0
 		limit := cmp.Or(cfg.Schedules, 1000)
-		lr := strategy.NewLocalRounds(optimal, bound, limit)
+		lr := dpor.NewLocalRounds(optimal, bound, limit)
 		n, first := 0, 0
-		sched.Explore(sched.Config{Strategy: strategy.NewDPORJobs(lr, optimal, bound, 0), Schedules: math.MaxInt32, StuckAfter: 10 * time.Second}, func() {
+		sched.Explore(sched.Config{Strategy: dpor.NewJobs(lr, optimal, bound, 0), Schedules: math.MaxInt32, StuckAfter: 10 * time.Second}, func() {
 			n++
 			if p.body() == bad && first == 0 {
 				first = n

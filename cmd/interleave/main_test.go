@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"interleave.dev/internal/driver"
+	"interleave.dev/rt/strategies"
 )
 
 func TestMain(m *testing.M) {
@@ -88,9 +89,23 @@ func TestHelpAndVersion(t *testing.T) {
 	if code, stdout, _ := cli(t, "help"); code != 0 || !strings.Contains(stdout, "interleave replay") {
 		t.Errorf("help: exit %d\n%s", code, stdout)
 	}
-	if code, stdout, _ := cli(t, "help", "test"); code != 0 || !strings.Contains(stdout, "-strategy") || !strings.Contains(stdout, "every module of the build list is instrumented") ||
-		!strings.Contains(stdout, "dpor") || !strings.Contains(stdout, "-preemptions K") {
+	if code, stdout, _ := cli(t, "help", "test"); code != 0 || !strings.Contains(stdout, "-strategy") || !strings.Contains(stdout, "every module of the build list but the") ||
+		!strings.Contains(stdout, "dpor") || !strings.Contains(stdout, "-preemptions k") {
 		t.Errorf("help test: exit %d\n%s", code, stdout)
+	} else if n := strings.Count(stdout, "\n"); n >= 130 {
+		t.Errorf("help test is %d lines, want fewer than 130", n)
+	}
+	// Every strategy -strategy takes has a line in help test and a
+	// paragraph in help strategies.
+	_, strategiesOut, _ := cli(t, "help", "strategies")
+	_, testOut, _ := cli(t, "help", "test")
+	for _, s := range strategies.All {
+		if s.Internal {
+			continue
+		}
+		if !strings.Contains(testOut, "\t"+s.Name+" ") || !strings.Contains(strategiesOut, "\n"+s.Name+"\n\t"+s.Name+" ") {
+			t.Errorf("strategy %s lacks its line in help test or its paragraph in help strategies", s.Name)
+		}
 	}
 	if code, stdout, _ := cli(t, "version"); code != 0 || !strings.HasPrefix(stdout, "interleave ") || !strings.Contains(stdout, "runtime ") {
 		t.Errorf("version: exit %d\n%s", code, stdout)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"interleave.dev/internal/driver"
+	"interleave.dev/rt/strategies"
 	"interleave.dev/rt/wire"
 )
 
@@ -90,7 +91,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		solverTime time.Duration
 	)
 	fs := newFlagSet("test", testUsage, stderr)
-	fs.StringVar(&strategy, "strategy", "random", "random, coverage, pct, dfs, dpor, pcb, hapset, mcr or active")
+	fs.StringVar(&strategy, "strategy", "random", strings.Join(strategies.Names(), ", "))
 	fs.IntVar(&schedules, "schedules", 0, "schedules per test")
 	fs.Int64Var(&seed, "seed", 0, "seed")
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
@@ -123,10 +124,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	switch strategy {
-	case "random", "coverage", "pct", "dfs", "dpor", "pcb", "hapset", "mcr", "mpc", "active":
-	default:
-		return usageError(stderr, "interleave test: -strategy %q: want random, coverage, pct, dfs, dpor, pcb, hapset, mcr, mpc or active", strategy)
+	spec := strategies.Lookup(strategy)
+	if spec == nil || spec.Internal {
+		return usageError(stderr, "interleave test: -strategy %q: want %s", strategy, orList(strategies.Names()))
 	}
 	switch {
 	case dporMode != "" && dporMode != "optimal" && dporMode != "source":
@@ -155,14 +155,10 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "interleave test: -shard: %v", err)
 	}
-	if shard != "" {
-		switch strategy {
-		case "random", "pct", "dfs", "pcb":
-		default:
-			return usageError(stderr, "interleave test: -shard: %s does not split between shards: %s; use random, pct, dfs or pcb", strategy, noShardWhy(strategy))
-		}
+	if shard != "" && !spec.Shards {
+		return usageError(stderr, "interleave test: -shard: %s does not split between shards: %s; use %s", strategy, spec.NoShard, orList(sharding()))
 	}
-	if reduce && (strategy == "active" || strategy == "mcr" || strategy == "mpc") {
+	if reduce && spec.MemoryPoints {
 		return usageError(stderr, "interleave test: -reduce does not apply to -strategy %s, which steers goroutines between memory accesses", strategy)
 	}
 	if reduce && !race {
@@ -212,17 +208,23 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return finish(out, err, stderr)
 }
 
-// noShardWhy says why strategy s does not split between shards.
-func noShardWhy(s string) string {
-	switch s {
-	case "dpor", "hapset":
-		return "what one part of its search finds (the races to reverse, and for hapset the orderings learned) decides what others explore, and shards do not hear from one another"
-	case "coverage":
-		return "each schedule depends on what the schedules before it covered"
-	case "mcr", "mpc":
-		return "each schedule comes from what the solver made of the schedules before it"
+// sharding returns the strategies that split between shards.
+func sharding() []string {
+	var names []string
+	for _, s := range strategies.All {
+		if s.Shards && !s.Internal {
+			names = append(names, s.Name)
+		}
 	}
-	return "its schedules depend on the ones before them"
+	return names
+}
+
+// orList spells names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // wireCount gives a count as wire.Config spells it: 0 is the default

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"interleave.dev/internal/bench"
+	"interleave.dev/rt/strategies"
 )
 
 const mainUsage = `Interleave runs Go tests under fully controlled interleavings.
@@ -21,239 +23,174 @@ Usage:
 	interleave merge [-o DIR] DIR...      combine the results of -shard runs
 	interleave bench [flags] [kernels]    measure the strategies on the bug kernels
 	interleave help [command]             show help for a command
+	interleave help strategies            the strategies, each with its paper
 	interleave version                    show the version
 
 Exit status: 0 when every test passed, 1 when a test failed or a finding
 was reported, 2 for a usage error or a package that does not build.
 `
 
-const testUsage = `usage: interleave test [flags] [packages] [-args test binary arguments]
+// testUsage is "interleave help test": one short entry per flag, in the
+// style of "go help testflag", and one line per strategy from the
+// registry; "interleave help strategies" holds the paragraph of each.
+var testUsage = strings.Replace(`usage: interleave test [flags] [packages] [-args test binary arguments]
 
 Test runs every selected test many times, each time under a different,
 controlled interleaving of its goroutines, and reports the first bug found
 (deadlock, leaked goroutine, data race, panic, failed assertion, livelock)
-with a schedule file that "interleave replay" runs again. A fuzz test
-(FuzzXxx) is explored once per input of its seed corpus (f.Add and
-testdata/fuzz), and its schedule files record the input. The schedule
-file also holds the bug's signature (the 2 to 4 events that triggered it,
-with their sites and call stacks), and a copy is kept in the cache
-directory: after the code changed, "interleave regress FILE" (or
-"interleave regress -all" for every bug the packages ever had) checks
-whether the bug was really fixed.
+with a schedule file that "interleave replay" runs again and "interleave
+regress" checks after a fix. A fuzz test is explored once per input of its
+seed corpus. The module, and every module of the build list but the
+standard library, is instrumented into a cache directory and handed to go
+test with -overlay and -modfile: nothing in the module is written.
 
-The source is instrumented into a cache directory ($INTERLEAVE_CACHE, else
-the user cache directory) and handed to go test with -overlay and -modfile:
-nothing in the module is written. Dependencies are part of the program:
-every module of the build list is instrumented, except the standard
-library, and cached by module version, so that synchronization inside a
-dependency (a semaphore, a worker pool, a mock clock) is explored and
-controlled too. Warnings about dependencies are one line per module.
+Strategies (-strategy; "interleave help strategies" says more of each):
 
-Exploration flags:
-	-strategy S       random, coverage, pct, dfs, dpor, pcb, hapset, mcr,
-	                  mpc or active
-	                  (default random); coverage is random that prefers
-	                  a context switch between two sites no schedule
-	                  made yet (one process: it does not split between
-	                  -workers); dfs, dpor and pcb are systematic and say when
-	                  they covered the whole space: dfs every schedule, dpor
-	                  one schedule per class of equivalent ones (those
-	                  that order every pair of conflicting operations
-	                  alike), pcb every schedule with at most
-	                  -preemptions preemptions, fewest first. hapset
-	                  is dpor (or pcb) guided by HaPSets (Wang et al.
-	                  2011): it reorders two conflicting operations only
-	                  when that order was never seen in a passing
-	                  schedule, so it skips schedules that show nothing
-	                  new; it learns from 10 random schedules first, then
-	                  from every passing one, keeps what it learned per
-	                  package and test in the cache directory so that the
-	                  next run goes on from there, and under -v says how
-	                  many orderings it covered and how many are new;
-	                  unsound by design, it never says the space was
-	                  covered; see docs/systematic.md. mcr is maximal
-	                  causality reduction (Huang 2015): after each
-	                  schedule, a solver (Z3) finds schedules in which a
-	                  read returns a value it never returned there, so
-	                  every schedule reaches a new state; it reorders
-	                  memory accesses, Mutex critical sections (and
-	                  looks for states where a goroutine waits for a
-	                  lock another holds: deadlocks) and channel
-	                  operations as far as each receive gets the same
-	                  send, and keeps the order of the operations on
-	                  other objects (RWMutex, select, Pool, timers);
-	                  -v says how many queries it made and, when it
-	                  did not cover every state, why. The
-	                  solver links Z3's C library: the first mcr run
-	                  builds it into the cache directory, and exits 2
-	                  naming the package to install (libz3-dev) where
-	                  Z3 is missing; see docs/mpc.md. mpc is maximal
-	                  path causality (Yi and Huang 2018): in a fuzz
-	                  test's body (f.Fuzz), the integer and boolean
-	                  arguments are symbolic and the branches on them
-	                  and on values read from shared memory are
-	                  recorded; the solver finds, from each run, inputs
-	                  and schedules together that take each new path
-	                  once, starting from each seed of the corpus; a
-	                  finding's schedule file holds its input. A test
-	                  without such arguments runs under mcr. active
-	                  is active testing (CalFuzzer): 5 random schedules
-	                  observed by analyses that predict races, deadlocks
-	                  (lock cycles, a lock held across a channel,
-	                  WaitGroup or Cond wait) and atomicity violations,
-	                  then for each prediction up to 100 schedules that
-	                  pause goroutines at its statements until the bug
-	                  can happen; -v and -json list every prediction as
-	                  potential, confirmed or unconfirmed (never a
-	                  failure); see docs/active-testing.md
-	-schedules N      schedules to explore per test (default 1000)
-	-seed N           seed of the randomized strategies (default 1)
-	-budget D         wall-clock budget per test, such as 30s (default
-	                  none); a first schedule still running when it
-	                  runs out is reported as a resource limit
-	-race             detect data races, happens-before (default true;
-	                  this is interleave's detector, not go test -race)
-	-leaks            report goroutines left blocked (default true)
-	-reduce           no scheduling points at plain memory accesses, only
-	                  at synchronization (Stoller's reduction, taken to
-	                  its limit by the race detector): in a run without
-	                  a data race the outcome depends only on the order
-	                  of synchronization operations, and a data race is
-	                  reported wherever its accesses fall. Fewer points,
-	                  faster schedules, smaller systematic spaces; at
-	                  most 64 accesses of a goroutine in a row go
-	                  without a point, so that polling still yields.
-	                  Needs -race; not for active nor mcr (see
-	                  docs/performance.md)
-	-steps N          scheduling points in which running goroutines only
-	                  poll, with no progress and no pending timer, before
-	                  a livelock is reported (default 1000000)
-	-goroutines N     live goroutines per schedule before the schedule is
-	                  reported as a resource limit (default 100000)
-	-choices N        choice points per schedule (its history, kept to be
-	                  written and replayed) before it is reported as a
-	                  resource limit (default 10000000)
-	-objects N        objects a schedule tracks (memory words, channels,
-	                  locks: the race detector's memory) before it is
-	                  reported as a resource limit (default 16000000)
-	-pct-depth N      bug depth of the pct strategy (default 3)
-	-workers N        processes exploring one test at once (default: the
-	                  number of CPUs). A test still running after 100ms
-	                  starts N-1 copies of its test binary that share
-	                  its work out, and the result does not depend on N
-	                  (the same finding on the same schedule, the same
-	                  schedule file, the same count and verdict): random
-	                  and pct share schedule numbers (schedule i is a
-	                  function of the seed and i); dfs and pcb share
-	                  subtrees, numbered as one process numbers them;
-	                  dpor runs in rounds of jobs, whatever N, one too,
-	                  each process merging a round's results alike (with
-	                  source sets it runs exactly what one sequential
-	                  search runs, with wakeup trees up to 13% more
-	                  executions; see docs/scale.md). mpc's search stays
-	                  in its test binary, which hands the next N-1 runs
-	                  of its queue to workers while it makes one, and
-	                  takes them in, in the order of the queue, and its
-	                  solver checks go to N solver processes. hapset,
-	                  coverage, mcr and active run in one process.
-	                  Packages run in parallel as go test -p says
-	-shard K/N        explore the K-th (0 <= K < N) of N shares of every
-	                  test, to split a run between machines; auto/N takes
-	                  K from $JOB_COMPLETION_INDEX (a Kubernetes Indexed
-	                  Job). random and pct: the schedules numbered i with
-	                  (i-1) mod N = K; dfs and pcb: every N-th subtree of
-	                  a cut of the search that every shard makes alike.
-	                  The results are written to the schedule directory
-	                  as results-K-of-N.jsonl for "interleave merge",
-	                  which tallies them into what one run reports; not
-	                  for the other strategies (dpor's rounds need every
-	                  result of the round before)
-	-preemptions K    preemption bound of the pcb strategy (default 2);
-	                  with dpor, dpor bounded to K preemptions (default
-	                  none): every state pcb reaches within K, in fewer
-	                  schedules
-	-dpor R           the reduction of dpor: optimal (default), wakeup
-	                  trees that run each sequence reversing a race once,
-	                  or source (source sets alone, which can run an
-	                  ordering of independent operations more than once);
-	                  with -preemptions, dpor uses source sets
-	-mpc E            the path exploration of mpc: sound (default), which
-	                  extends the threads of an unsatisfiable core until
-	                  a path prefix the first run could not reach is
-	                  reached, or simple, which gives such a prefix up
-	                  (faster, and misses paths)
-	-hapset-search S  the search hapset guides: dpor (default) or pcb
-	                  (dpor bounded to -preemptions K, default 2)
-	-hapset-k N       call sites of a hapset statement besides its site,
-	                  innermost first (default 1; 0: the site alone)
-	-hapset-learn N   random schedules hapset learns from before its
-	                  search when it learned nothing before (default 10)
-	-hapset-reset     forget what hapset learned before (the cache's
-	                  hapset directory) and start over
-	-solver-timeout D bound on the solver's work for one schedule of mcr
-	                  or mpc (its queries about one run; default 10s); what it
-	                  leaves unchecked is counted in the summary line, and
-	                  the search then does not claim every state
-	-stuck-after D    how long uncontrolled code may run before the
-	                  schedule is reported as stuck (default 10s)
-	-timers M         when a timer may fire before its time, while other
-	                  goroutines could still run (every timer fires when
-	                  its time has come, or when nothing else can run):
-	                  stall (default), only to wake a select that also
-	                  waits on other channels (a timeout racing with
-	                  work) or to run an AfterFunc callback, and at most
-	                  -stall before its time, never into a poll or for a
-	                  sleep; eager, at any point; idle, never
-	-stall D          how long before its time a timer may fire under
-	                  -timers=stall (default 100ms; 0 is -timers=idle)
-	-schedule-dir DIR where schedule files are written (default: in the
-	                  cache directory)
-	-instrument S     what is instrumented: all (default), every module of
-	                  the build list (the main module, its dependencies,
-	                  replaced and vendored modules) but the standard
-	                  library and go.uber.org/goleak; main, the main module only; or a comma-
-	                  separated list of package patterns or module paths
-	                  (golang.org/x/sync/...) instrumented besides the main
-	                  module. Replay a schedule with the same value.
-	-dep-warnings     list every instrumenter warning about dependency
-	                  modules (default: one line per module)
+STRATEGIES
+The following flags are recognized by interleave test:
 
-go test flags, passed through: -run, -skip, -v, -count, -timeout, -json,
--failfast, -short, -shuffle, -parallel, -tags, -cover..., -cpu, -list, the
-profile flags, -C, and the build flags (-gcflags, -ldflags, -mod, -p, -x,
--n, -work, -trimpath, ...). -modfile and -overlay are the tool's own and
-cannot be given. -race is interleave's detector; go's race detector is not
-used.
+	-strategy name
+	    The strategy that chooses every interleaving (default random).
+	-schedules n
+	    Schedules to explore per test (default 1000).
+	-seed n
+	    Seed of the randomized strategies (default 1).
+	-budget d
+	    Wall-clock budget per test, such as 30s (default none). A first
+	    schedule still running when it runs out is reported as a
+	    resource limit.
+	-workers n
+	    Processes exploring one test at once (default: the number of
+	    CPUs). The result does not depend on n.
+	-shard k/n
+	    Explore the k-th of n shares of every test, to split a run
+	    between machines ("auto/n": k from $JOB_COMPLETION_INDEX); the
+	    results go to "interleave merge". Not every strategy shards.
+	-race
+	    Detect data races, happens-before (default true; interleave's
+	    detector, not go test -race).
+	-leaks
+	    Report goroutines left blocked (default true).
+	-reduce
+	    No scheduling points at plain memory accesses, only at
+	    synchronization; a data race is still reported. Needs -race.
+	-timers stall|eager|idle
+	    When a timer may fire before its time while other goroutines
+	    could run: stall (default), at most -stall early and only to wake
+	    a select that waits on other channels too, or an AfterFunc;
+	    eager, at any point; idle, never.
+	-stall d
+	    How early a timer may fire under -timers=stall (default 100ms).
+	-pct-depth d, -preemptions k, -dpor optimal|source, -mpc sound|simple,
+	-hapset-search dpor|pcb, -hapset-k n, -hapset-learn n, -hapset-reset,
+	-solver-timeout d
+	    Settings of one strategy: see "interleave help strategies".
+	-steps n, -goroutines n, -choices n, -objects n
+	    Bounds of one schedule: scheduling points that only poll before a
+	    livelock is reported (default 1000000), live goroutines (100000),
+	    choice points (10000000), tracked objects (16000000). A schedule
+	    past one is reported as a resource limit naming the flag.
+	-stuck-after d
+	    How long uncontrolled code may run before the schedule is
+	    reported as stuck (default 10s).
+	-schedule-dir dir
+	    Where schedule files are written (default: the cache directory).
+	-instrument all|main|patterns
+	    What is instrumented: every module but the standard library
+	    (all, the default), the main module only, or it and the listed
+	    package patterns. Replay a schedule with the same value.
+	-dep-warnings
+	    List every instrumenter warning about dependencies.
 
-Progress: while a test explores, a terminal shows one line on standard
-error, redrawn in place, such as
+go test flags pass through: -run, -skip, -v, -count, -timeout, -json,
+-failfast, -short, -shuffle, -parallel, -tags, -cover..., -cpu, -list,
+the profile flags, -C and the build flags. -modfile and -overlay are the
+tool's own. With -json, "progress" events join go test's; on a terminal,
+a progress line is redrawn on standard error.
 
-	TestFoo  1234 schedules  410/s  12s of 1m0s left
+Environment: INTERLEAVE_CACHE (the cache directory), INTERLEAVE_TIMING=1
+(the time of each step), INTERLEAVE_HANDOFF=channel (hand goroutines over
+through channels instead of coroutines).
+`, "STRATEGIES\n", strategyLines(), 1)
 
-(the test, its schedules so far, summed over -workers, with dfs an
-estimate of the share of its space they covered, their rate over the
-last 5 seconds, and the time left in -budget, or the time spent without
-one); it is cleared
-before any other output, so the output and the summary line are as
-without it. It is not shown with -v, nor when standard error is not a
-terminal. With -json, progress events join go test's events on standard
-output, at most one per test per second:
+// strategyLines lists the strategies -strategy takes, one line each.
+func strategyLines() string {
+	var b strings.Builder
+	for _, s := range strategies.All {
+		if !s.Internal {
+			fmt.Fprintf(&b, "\t%-9s %s\n", s.Name, s.Summary)
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
 
-	{"Time":"...","Action":"progress","Package":"example.com/m",
-	 "Test":"TestFoo","Schedules":1234,"PerSecond":410.2,"Elapsed":48.1,
-	 "Budget":60}
+// strategiesHelp is "interleave help strategies": each strategy's
+// paragraph, with its flags.
+func strategiesHelp() string {
+	var b strings.Builder
+	b.WriteString("The strategies of interleave test -strategy, each from a paper of the\nconcurrency testing literature:\n")
+	for _, s := range strategies.All {
+		if s.Internal {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s\n", s.Name)
+		for _, line := range strings.Split(s.Doc, "\n") {
+			fmt.Fprintf(&b, "\t%s\n", line)
+		}
+		var notes []string
+		if len(s.Flags) > 0 {
+			notes = append(notes, "flags: "+strings.Join(s.Flags, ", "))
+		}
+		if s.Covered != "" {
+			notes = append(notes, `a complete search says "`+s.Covered+`"`)
+		}
+		switch {
+		case s.Workers == strategies.SplitNone:
+			notes = append(notes, "one process per test")
+		case !s.Shards:
+			notes = append(notes, "splits between -workers, not -shard")
+		}
+		if s.MemoryPoints {
+			notes = append(notes, "not with -reduce")
+		}
+		if len(notes) > 0 {
+			fmt.Fprintf(&b, "\t(%s)\n", strings.Join(notes, "; "))
+		}
+	}
+	b.WriteString(strategyFlags)
+	return b.String()
+}
 
-(Elapsed and Budget in seconds; Budget when -budget is given,
-MaxSchedules when -schedules is, Covered, a fraction, with dfs).
+// strategyFlags are the settings of one strategy, for "interleave help
+// strategies".
+const strategyFlags = `
+Settings of one strategy:
 
-Environment:
-	INTERLEAVE_CACHE   the cache directory (default: user cache dir/interleave)
-	INTERLEAVE_TIMING  1 prints the time of each step (setup, list,
-	                   instrument, go test)
-	INTERLEAVE_HANDOFF channel hands the schedule between goroutines
-	                   through channels instead of coroutines (slower;
-	                   what a program that calls runtime.LockOSThread
-	                   gets anyway)
+	-pct-depth d
+	    pct's bug depth (default 3).
+	-preemptions k
+	    pcb's preemption bound (default 2); with dpor, dpor bounded to
+	    k preemptions (default none), which uses source sets.
+	-dpor optimal|source
+	    dpor's reduction: wakeup trees (optimal, the default) or source
+	    sets alone.
+	-mpc sound|simple
+	    mpc's path exploration: sound (default) extends the threads of
+	    an unsatisfiable core; simple gives such a prefix up.
+	-hapset-search dpor|pcb
+	    The search hapset guides (default dpor).
+	-hapset-k n
+	    Call sites of a hapset statement besides its site (default 1).
+	-hapset-learn n
+	    Random schedules hapset learns from first when it learned
+	    nothing before (default 10).
+	-hapset-reset
+	    Forget what hapset learned before and start over.
+	-solver-timeout d
+	    Bound on the solver's work for one schedule of mcr or mpc
+	    (default 10s); what it leaves unchecked is counted, and the
+	    search then does not claim every state.
 `
 
 const replayUsage = `usage: interleave replay [flags] FILE
@@ -365,6 +302,8 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "test":
 		fmt.Fprint(stdout, testUsage)
+	case "strategies":
+		fmt.Fprint(stdout, strategiesHelp())
 	case "replay":
 		fmt.Fprint(stdout, replayUsage)
 	case "view":

@@ -20,4 +20,15 @@
 // run.go build and execute binaries, aggregate.go computes rows and
 // summaries, render.go writes Markdown and JSON; cli.go is the command line
 // behind "interleave bench".
+//
+// `kernels/` is its own module (so the repository's `go test ./...` never runs
+// buggy code natively): every kernel has `buggy/`, `fixed/` and sometimes
+// `partial/` packages with one identical test, and a `kernel.json` saying what
+// counts as detection. `interleave bench` builds each variant's instrumented
+// test binary once through the driver (`go test -c`), runs it per strategy and
+// seed with `INTERLEAVE_CONFIG`, and aggregates the `wire.Result` lines into
+// `docs/kernels.md` and `docs/kernels.json`; a fixed twin with any finding is
+// a false report and fails the command. The `native` strategy is plain
+// `go test -race` run repeatedly, as a baseline. `bench -regress` measures
+// regression mode instead (docs/regression.md).
 package bench

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"interleave.dev/rt/strategies"
 	"interleave.dev/rt/wire"
 )
 
@@ -115,11 +116,9 @@ func (c Config) withDefaults() Config {
 // Randomized reports whether strategy depends on its seed, so that the
 // harness runs it with several seeds.
 func Randomized(strategy string) bool {
-	switch strings.TrimSuffix(strategy, "@fuzz") {
-	case "random", "coverage", "pct", "active", "hapset", "hapset-pcb":
-		return true
-	}
-	return false
+	base, _, _ := strings.Cut(strings.TrimSuffix(strategy, "@fuzz"), "-") // hapset-pcb, dpor-source: a strategy with a setting
+	spec := strategies.Lookup(base)
+	return spec != nil && spec.Seeded
 }
 
 // seeds returns the seeds to run strategy with.

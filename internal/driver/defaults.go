@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"interleave.dev"
+	"interleave.dev/rt/strategies"
 )
 
 // withDefaults returns a copy of opts with its defaults filled in.
@@ -37,8 +38,8 @@ func (opts Options) withDefaults() (Options, error) {
 			return o, err
 		}
 	}
-	if o.Config.Strategy == "hapset" && o.Config.HaPSetDir == "" {
-		// What the HaPSet strategy learns accumulates from run to run.
+	if spec := strategies.Lookup(o.Config.Strategy); spec != nil && spec.Learns && o.Config.HaPSetDir == "" {
+		// What the strategy learns accumulates from run to run.
 		o.Config.HaPSetDir = filepath.Join(o.CacheDir, "hapset")
 	}
 	if o.Env == nil {

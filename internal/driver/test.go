@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"interleave.dev/rt/strategies"
 	"interleave.dev/rt/wire"
 )
 
@@ -24,7 +25,7 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if (o.Config.Strategy == "mcr" || o.Config.Strategy == "mpc") && o.Config.Solver == "" {
+	if spec := strategies.Lookup(o.Config.Strategy); spec != nil && spec.Solver != strategies.NoSolver && o.Config.Solver == "" {
 		if o.Config.Solver, err = BuildSolver(ctx, o.CacheDir, o.SolverSource, o.Env); err != nil {
 			return nil, err
 		}

@@ -208,4 +208,95 @@
 // tags whose type cannot be named, and in a
 // for loop's post statement when a name of its access paths is shadowed
 // in the body or a continue of the loop is itself labeled.
+//
+// Pure source to source: `instrument.File` takes one parsed, type-checked
+// file and returns its rewritten text (unchanged when there is nothing to
+// rewrite), plus warnings for what it left alone. It knows Go and the `rt` API
+// and nothing of strategies or the driver.
+//
+//   - Text edits, not reprinting. The original text is edited in place, so
+//     every original token keeps its line; the output starts with
+//     `//line <original>:1`, and `/*line*/` directives cover text that moves.
+//     Panics, compiler errors and reports name the original file and line (a
+//     run-time test checks `runtime.Caller` and stack lines).
+//   - What it rewrites. Every form of `go` (function value and arguments
+//     into temporaries first); channel make, send, receive (every form), close,
+//     len, `for range` over channels (keeping labels, and pre-1.22 shared loop
+//     variables); `select` into the shape documented on `rt.Select` (channel
+//     and value expressions evaluated once, in order, before it); sync,
+//     sync/atomic, time, context, runtime and testing calls, `os.Exit`,
+//     `log.Fatal*` and `(*log.Logger).Fatal*`, the global functions of
+//     `math/rand` and `math/rand/v2` (inside an exploration they draw from a
+//     source of the iteration seeded from the exploration's seed and the
+//     iteration's number, the seed alone under dfs, so the values are a
+//     function of those and the schedule, all in the schedule file;
+//     `rand.Seed` seeds that source, unless it does nothing in the program,
+//     as from Go 1.24 on unless GODEBUG has `randseednop=0`), `pprof.Do` and `pprof.SetGoroutineLabels` (which would replace the
+//     labels that identify a controlled goroutine; inside an exploration the
+//     labels go into the context only), `goleak.VerifyNone` and
+//     `goleak.Find` (which inside an exploration defer to the runtime's leak
+//     detection: goleak would see the explorer's goroutines), including method
+//     values, method expressions, promoted methods of embedded fields and calls
+//     through `sync.Locker`; `TestXxx` bodies wrapped in `rt.Test`; the
+//     body of a fuzz test's function literal (`f.Fuzz(func(t *testing.T,
+//     n int) {...})`) wrapped in `rt.FuzzBody`, so each call of it (each
+//     input of the seed corpus, `f.Add` and `testdata/fuzz`, a subtest) is
+//     explored like a test and a finding's schedule file records the input,
+//     which replay uses (a fuzz function that is not a literal goes through
+//     `rt.FFuzz`, which wraps it by reflection).
+//   - Shared memory. `rt.Read`/`rt.Write` before each statement for
+//     package variables, anything reached through a pointer, slice elements,
+//     map contents, address-taken locals, and captured locals that are assigned
+//     after their declaration (a captured variable never written again cannot
+//     race). Conditions that are evaluated repeatedly or conditionally (loop
+//     conditions, else-if, right operands of `&&`/`||`, tagless switch cases)
+//     report their reads where they are evaluated, through a function literal,
+//     so a busy-wait `for !stop {}` has a scheduling point. An access whose
+//     address depends on a value computed by the statement (`s[f()]`,
+//     `m[key()].f`, `get().next.x`) is reported where that value is computed,
+//     by a function literal that takes it and returns it
+//     (`s[func(v int) int { rt.Write(&s[v], site); return v }(f())]`), so
+//     nothing is evaluated twice. An assignment (or `var`) whose expressions
+//     call functions or receive reports what it stores, and what it reads
+//     outside the operands of its calls, right after it (an if statement's
+//     init: in front of the condition), where Go performs those accesses
+//     (`w.r = w.start()` writes `w.r` when `start` has returned). Loop
+//     variables follow the file's language version: from Go 1.22 a for
+//     loop's post statement runs on the next iteration's copy, so its
+//     accesses to the loop variables are reported as the copy's reads;
+//     before it, the variables a range statement declares are shared by all
+//     iterations, and their writes are reported at the start of the body (as
+//     are the writes of variables a range statement assigns in any version).
+//     A statement that reads a location and writes it (`x++`, `x += y`,
+//     `x = x + 1`) reports `rt.Update`, and a write reported after its
+//     statement `rt.Wrote`: both schedule as writes, and tell strategy mcr,
+//     which reasons about values, that the old value was read, or that the
+//     memory already holds the new one.
+//   - Symbolic values, for strategy mpc (`branches.go`, `symbolic.go`).
+//     In fuzz bodies, and, with `Options.Symbolic` (which the driver sets for
+//     the main module's files: `driver.Options.InstrumentMain`), in every
+//     function, an `if` or `for` condition made of integer and boolean
+//     operations on inputs, shared reads, locals and constants becomes
+//     `rt.Branch(c, site, term, vals, ptrs...)`: the term in prefix form,
+//     value leaves in a `[]int64`, pointer leaves after it. Writes of shared
+//     memory, of tracked locals and of captured variables report their
+//     terms (`rt.SymWrite`, `rt.SymSet`, `rt.SymSetAt`); a static call of a
+//     package function passes its arguments' terms (`rt.SymCall` wraps the
+//     first argument) to the callee's `rt.SymEnter`; a divisor that is a
+//     term is checked as a branch (`!= 0`), and a condition or divisor that
+//     depends on tracked values in a way terms cannot say calls
+//     `rt.Untracked`. A local is tracked only if it can hold a symbolic value
+//     and a rewrite uses it. Outside mpc each call is an inlined check.
+//   - Concurrency breakpoints. A comment `//interleave:breakpoint NAME
+//     [WAIT]` on a line of its own between two statements becomes
+//     `rt.Breakpoint` on that line: inside an exploration the goroutine yields
+//     (at most 1000 turns) until another arrives at breakpoint WAIT
+//     (`breakpoints.go`, `rt/breakpoint.go`); elsewhere it is left alone with a
+//     warning.
+//   - Each file registers its sites (`var __rtSites_<hash> =
+//     __rt.RegisterFile(file, line, col, ...)`) and every call passes
+//     `__rtSites_<hash>+k`. The runtime is imported as `__rt`.
+//   - Left as it was, with a warning: cgo files, files with their own line
+//     directives, dot-imported modeled calls, types the file cannot name, and a
+//     few rare forms listed in the package documentation (`doc.go`).
 package instrument

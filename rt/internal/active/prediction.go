@@ -1,19 +1,3 @@
-// Package active is active testing (Joshi, Naik, Park, Sen, "CalFuzzer:
-// An Extensible Active Testing Framework for Concurrent Programs",
-// papers/calfuzzer-active-testing.txt) on interleave's event model.
-//
-// Phase 1 (the paper's section 1, "analysis()") observes the executed
-// events of a few random runs and predicts bugs that some other schedule
-// may show: data races (hybrid lockset and happens-before detection),
-// deadlocks (iGoodlock's lock-order cycles, extended to a goroutine that
-// holds a mutex while it blocks on a channel, WaitGroup or Cond whose
-// partner needs that mutex) and atomicity violations (blocks that Lipton's
-// reduction cannot make atomic). Phase 2 (section 2, Algorithms 1 and 2,
-// "check()") runs one directed exploration per prediction: a random
-// scheduler that pauses a goroutine at a prediction's statement until the
-// other participants arrive. Pausing is only a choice among the options of
-// a choice point, so every schedule replays with the plain replay
-// strategy.
 package active
 
 import (

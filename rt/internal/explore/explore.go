@@ -15,6 +15,10 @@ import (
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/site"
 	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/causal"
+	"interleave.dev/rt/internal/strategy/dpor"
+	"interleave.dev/rt/internal/strategy/hapset"
+	"interleave.dev/rt/internal/strategy/regress"
 	"interleave.dev/rt/wire"
 )
 
@@ -67,7 +71,7 @@ type Options struct {
 	// number says what number the sequential search gives a finding
 	// (false: it is not the search's).
 	jobs   strategy.Jobs
-	rounds strategy.DPORJobs
+	rounds dpor.Jobs
 	number func() (int, bool)
 	// Progress, when set, is called between schedules, at most every
 	// 200ms, with the number of schedules run so far, the time spent and,
@@ -99,8 +103,8 @@ type Options struct {
 	// query between (default 1); the answers, and so the search, do not
 	// depend on it.
 	Workers   int
-	mcrSolver strategy.MCRSolver // a solver in this process (tests)
-	mpcSolver strategy.MPCSolver // the same, for mpc
+	mcrSolver causal.MCRSolver // a solver in this process (tests)
+	mpcSolver causal.MPCSolver // the same, for mpc
 	// MPC is strategy mpc's path exploration: "sound" (default) or
 	// "simple".
 	MPC string
@@ -158,141 +162,12 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	sc := strategy.Config{Name: opts.Strategy, Seed: opts.Seed, PCTDepth: opts.PCTDepth, Preemptions: opts.Preemptions, DPOR: opts.DPOR, Jobs: opts.jobs, Rounds: opts.rounds}
-	var hash uint64
-	first := 1
-	fixedOrder := strategy.Systematic(opts.Strategy)
-	fixedRand := fixedOrder
-	if opts.Strategy == "replay" {
-		if opts.Replay == nil {
-			return nil, fmt.Errorf("interleave: strategy replay needs a schedule")
-		}
-		sc.Replay = opts.Replay.Choices
-		h, err := strconv.ParseUint(opts.Replay.EventHash, 16, 64)
-		if err != nil {
-			return nil, fmt.Errorf("interleave: corrupt schedule: bad event hash %q", opts.Replay.EventHash)
-		}
-		hash = h
-		if v := opts.Replay.Version; v != 0 && v < 3 {
-			// Files before version 3 hashed the numbers of memory words,
-			// which this build numbers apart (sched's eventID): they
-			// replay by their choices, without the hash check.
-			hash = 0
-		}
-		opts.NoRace, opts.NoLeaks, opts.MaxSteps = !opts.Replay.Race, !opts.Replay.Leaks, opts.Replay.MaxSteps
-		opts.Reduce = opts.Replay.Reduce
-		opts.Timers, opts.Stall = opts.Replay.Timers, time.Duration(opts.Replay.Stall)
-		if opts.Timers == "" {
-			opts.Timers = "eager" // the default of files written before the stall policy
-		}
-		opts.MaxGoroutines, opts.MaxChoices, opts.MaxObjects = opts.Replay.MaxGoroutines, opts.Replay.MaxChoices, opts.Replay.MaxObjects
-		opts.Seed = opts.Replay.Seed
-		first = opts.Replay.Iteration
-		// Files before version 4 drew a systematic strategy's map orders
-		// from the iteration's number too.
-		fixedRand = strategy.Systematic(opts.Replay.Strategy)
-		fixedOrder = fixedRand && (opts.Replay.Version == 0 || opts.Replay.Version >= 4)
+	p, err := prepare(name, &opts, body)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Strategy == "regression" {
-		if err := regressOptions(&opts, &sc); err != nil {
-			return nil, err
-		}
-	}
-	if opts.Strategy == "mpc" && (opts.fuzz == nil || !opts.fuzz.symbolic()) {
-		// A test with no integer or boolean inputs: schedules alone, the
-		// values of reads as mcr tells them apart.
-		opts.Strategy = "mcr"
-	}
-	if opts.Strategy == "active" || opts.Strategy == "regression" || opts.Strategy == "mcr" || opts.Strategy == "mpc" {
-		// Active and regression pause goroutines at chosen statements,
-		// memory accesses among them; mcr steers goroutines between
-		// accesses: those must stay scheduling points.
-		opts.Reduce = false
-	}
-	var timers sched.TimerPolicy
-	switch opts.Timers {
-	case "", "stall":
-		opts.Timers = "stall"
-		if opts.Stall <= 0 {
-			opts.Stall = time.Duration(wire.DefaultStall)
-		}
-	case "eager":
-		timers = sched.TimersEager
-	case "idle":
-		timers = sched.TimersIdle
-	default:
-		return nil, fmt.Errorf("interleave: unknown timer mode %q (want stall, eager or idle)", opts.Timers)
-	}
-	if opts.Timers != "stall" {
-		opts.Stall = 0
-	}
-	var st strategy.Strategy
-	var act *active.Strategy
-	var haps *strategy.HaPSets
-	if opts.Strategy == "hapset" {
-		var err error
-		if haps, err = hapsetStore(opts, &sc); err != nil {
-			return nil, err
-		}
-	}
-	var mcr *strategy.MCR
-	var mpc *strategy.MPC
-	var workers *mpcWorkers // mpc's
-	switch opts.Strategy {
-	case "active":
-		act = active.New(active.Config{Seed: opts.Seed, Schedules: opts.Schedules})
-		st = act
-	case "mcr":
-		var stop func()
-		var err error
-		if mcr, stop, err = mcrStrategy(opts); err != nil {
-			return nil, err
-		}
-		defer stop()
-		if opts.Budget > 0 {
-			mcr.Deadline = time.Now().Add(opts.Budget)
-		}
-		st = mcr
-	case "mpc":
-		var stop func()
-		var err error
-		if mpc, stop, err = mpcStrategy(opts, opts.fuzz); err != nil {
-			return nil, err
-		}
-		defer stop()
-		if opts.Budget > 0 {
-			mpc.Deadline = time.Now().Add(opts.Budget)
-		}
-		switch {
-		case opts.mpcServe != nil:
-			if err := mpc.Serve(opts.mpcServe); err != nil {
-				return nil, fmt.Errorf("interleave: %w", err)
-			}
-			first = opts.mpcServe.Run
-			defer func() { *opts.mpcServed = mpc.Served }()
-		case opts.mpcWorker != nil && opts.Workers > 1:
-			workers = newMPCWorkers(name, *opts.mpcWorker, opts.Workers-1)
-			defer workers.close()
-			mpc.Workers, mpc.Limit = workers, opts.Schedules
-		}
-		body = opts.fuzz.following(mpc, body)
-		st = mpc
-	default:
-		var err error
-		st, err = strategy.New(sc)
-		if err != nil {
-			return nil, fmt.Errorf("interleave: %w", err)
-		}
-	}
-	if opts.MaxSteps <= 0 {
-		opts.MaxSteps = 1000000
-	}
-	stuck := opts.StuckAfter
-	if stuck == 0 {
-		stuck = 10 * time.Second
-	} else if stuck < 0 {
-		stuck = 0
-	}
+	defer p.stop()
+	st := p.strategy
 	scfg := sched.Config{
 		Strategy:   st,
 		Schedules:  opts.Schedules,
@@ -301,22 +176,22 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Reduce:     opts.Reduce,
 		Leaks:      !opts.NoLeaks,
 		MaxSteps:   opts.MaxSteps,
-		StuckAfter: stuck,
-		ExpectHash: hash,
-		Timers:     timers,
+		StuckAfter: p.stuck,
+		ExpectHash: p.hash,
+		Timers:     p.timers,
 		Stall:      opts.Stall,
 
 		MaxGoroutines:  opts.MaxGoroutines,
 		MaxObjects:     opts.MaxObjects,
 		MaxChoices:     opts.MaxChoices,
 		OrderSeed:      opts.Seed,
-		FirstIteration: first,
-		FixedOrder:     fixedOrder,
-		FixedRand:      fixedRand,
+		FirstIteration: p.first,
+		FixedOrder:     p.fixedOrder,
+		FixedRand:      p.fixedRand,
 		Next:           opts.Next,
 	}
-	if mpc != nil {
-		scfg.Symbolic = mpc
+	if p.mpc != nil {
+		scfg.Symbolic = p.mpc
 	}
 	if opts.jobs != nil || opts.rounds != nil {
 		scfg.Schedules = math.MaxInt32 // the jobs end the search
@@ -331,7 +206,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			opts.Progress(n, elapsed, covered)
 		}
 	}
-	res := sched.Explore(scfg, body)
+	res := sched.Explore(scfg, p.body)
 	if a, ok := st.(strategy.Abandoner); ok && (opts.jobs != nil || opts.rounds != nil) {
 		a.Abandon() // a job the budget cut is the others' to know
 	}
@@ -354,66 +229,63 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Elapsed:   res.Elapsed,
 		EventHash: strconv.FormatUint(res.Hash, 16),
 	}
-	if opts.Strategy == "replay" {
+	if opts.Replay != nil {
 		rep.Strategy = opts.Replay.Strategy
 	}
-	if rs, ok := st.(*strategy.Regression); ok {
-		rep.Regress = regressResult(rs, opts.Regress)
+	if sum, ok := st.(strategy.Summarizer); ok {
+		rep.Coverage = sum.Summary()
 	}
-	if hs, ok := st.(*strategy.HaPSet); ok {
-		rep.Coverage = hapsetCoverage(hs, haps)
+	switch st := st.(type) {
+	case *regress.Regression:
+		rep.Regress = regressResult(st, opts.Regress)
+	case *hapset.HaPSet:
 		if opts.HaPSetFile != "" {
-			if err := haps.Save(opts.HaPSetFile); err != nil {
+			if err := st.Store().Save(opts.HaPSetFile); err != nil {
 				return nil, fmt.Errorf("interleave: %w", err)
 			}
 		}
-	}
-	if mcr != nil {
-		rep.Coverage = mcrCoverage(mcr)
+	case *causal.MCR:
 		rep.MCR = &wire.MCRStats{
-			Queries: mcr.Queries, Targets: mcr.Targets, Sat: mcr.Sat, Unsat: mcr.Unsat, Unknown: mcr.Unknown,
-			Seconds: mcr.SolverTime.Seconds(), Diverged: mcr.Diverged, Incomplete: mcr.Incomplete(),
+			Queries: st.Queries, Targets: st.Targets, Sat: st.Sat, Unsat: st.Unsat, Unknown: st.Unknown,
+			Seconds: st.SolverTime.Seconds(), Diverged: st.Diverged, Incomplete: st.Incomplete(),
 		}
-		if err := mcr.Err(); err != nil && res.Finding == nil {
+		if err := st.Err(); err != nil && res.Finding == nil {
 			return nil, fmt.Errorf("interleave: %w", err)
 		}
-	}
-	if mpc != nil {
-		rep.Coverage = mpcCoverage(mpc)
-		rep.MCR = mpc.Stats()
-		if err := mpc.Err(); err != nil && res.Finding == nil {
+	case *causal.MPC:
+		rep.MCR = st.Stats()
+		if err := st.Err(); err != nil && res.Finding == nil {
 			return nil, fmt.Errorf("interleave: %w", err)
 		}
-		if workers != nil {
+		if p.workers != nil {
 			// Runs are numbered as the search made them, here or in a
 			// worker.
-			rep.Schedules = mpc.Executions
-			if mpc.Found > 0 {
-				return workers.report(rep, mpc.Found), nil
+			rep.Schedules = st.Executions
+			if st.Found > 0 {
+				return p.workers.report(rep, st.Found), nil
 			}
-			res.Last = mpc.Current()
+			res.Last = st.Current()
 		}
 		if res.Finding != nil {
 			// The input of the run that found it (set again: the body
 			// may have assigned its parameters).
-			opts.fuzz.set(mpc)
+			opts.fuzz.set(st)
 			in, err := opts.fuzz.encode()
 			if err != nil {
 				return nil, err
 			}
 			opts.Input = in
 		}
-	}
-	if act != nil {
-		activeReport(rep, act, res.Finding)
+	case *active.Strategy:
+		activeReport(rep, st, res.Finding)
 		if f := res.Finding; f != nil && f.Kind == sched.KindRace && rep.Confirms != "" && strings.HasPrefix(rep.Confirms, "This schedule confirms") {
-			rep.RaceEffect = runOn(scfg, opts, res, body)
+			rep.RaceEffect = runOn(scfg, opts, res, p.body)
 			rep.Confirms += "\n" + rep.RaceEffect
 		}
 	}
-	var err error
+
 	if f := res.Finding; f != nil {
-		if opts.Strategy != "replay" {
+		if opts.Replay == nil {
 			rep.Schedules = res.Last // the failing schedule's number
 		}
 		rep.Kind, rep.Message = f.Kind, f.Message
@@ -440,10 +312,10 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Choices:       append([]int{}, res.Choices...),
 			Input:         opts.Input,
 		}
-		if opts.Strategy == "replay" {
+		if opts.Replay != nil {
 			rep.Schedule.Iteration = opts.Replay.Iteration
 		} else {
-			rep.Schedule.Signature = signature(scfg, res, f, opts, rep.Schedule, body)
+			rep.Schedule.Signature = signature(scfg, res, f, opts, rep.Schedule, p.body)
 		}
 		if opts.ScheduleDir != "-" {
 			rep.Path, err = writeSchedule(opts.ScheduleDir, rep.Schedule)
@@ -496,6 +368,7 @@ func activeReport(rep *Report, act *active.Strategy, f *sched.Finding) {
 			}
 		}
 	}
+	rep.Predictions = []wire.Prediction{} // none is a result too
 	for _, p := range preds {
 		rep.Predictions = append(rep.Predictions, wire.Prediction{
 			Kind: p.Kind.String(), Description: p.Describe(siteString), Status: p.Status.String(),

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/causal"
+	"interleave.dev/rt/strategies"
 	"interleave.dev/rt/wire"
 )
 
@@ -104,17 +105,20 @@ func (f *fuzzArgs) bytes(i int) ([]byte, bool) {
 	return nil, false
 }
 
-// strings tells m which inputs are strings and []byte, with their seeds.
-func (f *fuzzArgs) strings(m *strategy.MPC, ins []wire.MPCInput) {
+// strings returns the arguments that are strings or []byte, with their
+// seeds, which strategy mpc starts from.
+func (f *fuzzArgs) strings() []strategies.StringInput {
+	var ins []strategies.StringInput
 	for i := range f.args {
 		if b, ok := f.bytes(i); ok {
-			m.StringInput(i, b, int(ins[i].Max))
+			ins = append(ins, strategies.StringInput{Arg: i, Seed: b})
 		}
 	}
+	return ins
 }
 
 // set gives the arguments that are inputs the values of m's current run.
-func (f *fuzzArgs) set(m *strategy.MPC) {
+func (f *fuzzArgs) set(m *causal.MPC) {
 	vs := m.Input()
 	for i, a := range f.args {
 		if i >= len(vs) {
@@ -139,15 +143,6 @@ func (f *fuzzArgs) set(m *strategy.MPC) {
 
 // encode writes the arguments' values in go test's corpus format.
 func (f *fuzzArgs) encode() ([]string, error) { return encodeInput(f.args) }
-
-// following returns body run with each run's input set first: the one
-// strategy mpc chose for it.
-func (f *fuzzArgs) following(m *strategy.MPC, body func()) func() {
-	return func() {
-		f.set(m)
-		body()
-	}
-}
 
 // replayedSchedule returns the schedule the driver asked to replay, or nil.
 func replayedSchedule() *wire.Schedule {

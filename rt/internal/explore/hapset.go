@@ -4,26 +4,26 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path/filepath"
-	"strings"
 
 	"interleave.dev/rt/internal/site"
-	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/hapset"
+	"interleave.dev/rt/strategies"
 )
 
 // hapsetStore loads the HaPSets of strategy hapset (an empty store with
-// HaPSetReset or no file) and configures sc with it.
-func hapsetStore(opts Options, sc *strategy.Config) (*strategy.HaPSets, error) {
-	store := strategy.NewHaPSets()
+// HaPSetReset or no file) and puts them in setup, with hapset's settings.
+func hapsetStore(opts Options, setup *strategies.Setup) error {
+	store := hapset.NewHaPSets()
 	if opts.HaPSetFile != "" && !opts.HaPSetReset {
 		var err error
-		if store, err = strategy.LoadHaPSets(opts.HaPSetFile); err != nil {
-			return nil, fmt.Errorf("interleave: %w (interleave test -hapset-reset starts over with nothing learned)", err)
+		if store, err = hapset.LoadHaPSets(opts.HaPSetFile); err != nil {
+			return fmt.Errorf("interleave: %w (interleave test -hapset-reset starts over with nothing learned)", err)
 		}
 	}
-	h := &sc.HaPSet
+	h := &setup.HaPSet
 	h.Search, h.K, h.Learn, h.Store = opts.HaPSetSearch, opts.HaPSetK, opts.HaPSetLearn, store
 	h.SiteKey = SiteKey
-	return store, nil
+	return nil
 }
 
 // SiteKey names a site by its file, line and column, which stay the same
@@ -33,23 +33,6 @@ func SiteKey(s uint32) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s:%d:%d", p.File, p.Line, p.Column)
 	return h.Sum64()
-}
-
-// hapsetCoverage says what strategy hapset covered, for go test -v.
-func hapsetCoverage(hs *strategy.HaPSet, store *strategy.HaPSets) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "HaPSets: %d entries covered, %d new in this run", store.Len(), store.New())
-	if hs.Learning > 0 {
-		fmt.Fprintf(&b, " (%d random runs learned from first)", hs.Learning)
-	}
-	fmt.Fprintf(&b, "; %d reorderings skipped as covered", hs.Pruned)
-	if hs.Exhausted() {
-		b.WriteString("; no uncovered ordering left to try")
-	}
-	if store.Full() {
-		b.WriteString("; the store is full, nothing more is learned")
-	}
-	return b.String()
 }
 
 // hapsetFile is where the HaPSets of test in package pkg are kept under

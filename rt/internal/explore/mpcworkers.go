@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"interleave.dev/rt/internal/strategy/causal"
 	"interleave.dev/rt/wire"
 )
 
@@ -23,9 +24,9 @@ import (
 // next runs of its queue to copies of itself (workers), each running only
 // that input's subtest with wire.Config.MPCWorker: a worker reads an
 // MPCRequest per line on file descriptor 3, makes the run with a search
-// of its own that serves it (strategy.MPC.Serve), and writes an
+// of its own that serves it (causal.MPC.Serve), and writes an
 // MPCServed per line on descriptor 4. The parent takes the runs in, in
-// the order of its queue (strategy.MPC.Absorb), so that the search, its
+// the order of its queue (causal.MPC.Absorb), so that the search, its
 // runs, its queries and the finding it reports (numbered as one process
 // numbers its runs) do not depend on the number of workers
 // (TestMPCBatchesAgree, TestMPCWorkersAgree). Workers start at the first
@@ -34,7 +35,7 @@ import (
 // maxServed bounds a worker's answer line, and a request line.
 const maxServed = 64 << 20
 
-// mpcWorkers is the parent's side: it implements strategy.MPCWorkers.
+// mpcWorkers is the parent's side: it implements causal.MPCWorkers.
 type mpcWorkers struct {
 	name  string
 	cfg   wire.Config // a worker's configuration
@@ -64,10 +65,10 @@ func newMPCWorkers(name string, cfg wire.Config, size int) *mpcWorkers {
 	return &mpcWorkers{name: name, cfg: cfg, size: size}
 }
 
-// Size implements strategy.MPCWorkers.
+// Size implements causal.MPCWorkers.
 func (w *mpcWorkers) Size() int { return w.size }
 
-// Send implements strategy.MPCWorkers.
+// Send implements causal.MPCWorkers.
 func (w *mpcWorkers) Send(reqs []*wire.MPCRequest) error {
 	if len(reqs) > w.size {
 		return fmt.Errorf("%d requests for %d workers", len(reqs), w.size)
@@ -95,7 +96,7 @@ func (w *mpcWorkers) Send(reqs []*wire.MPCRequest) error {
 	return nil
 }
 
-// Receive implements strategy.MPCWorkers. Every answer is read, so that
+// Receive implements causal.MPCWorkers. Every answer is read, so that
 // the workers are ready for the next requests.
 func (w *mpcWorkers) Receive() ([]*wire.MPCRun, int, error) {
 	n := w.sent
@@ -270,4 +271,31 @@ func serveOne(t *testing.T, opts Options, run func(), req *wire.MPCRequest) wire
 		return wire.MPCServed{Run: req.Run, Error: "the run was not recorded"}
 	}
 	return wire.MPCServed{Run: req.Run, Made: made}
+}
+
+// mpcRuns sets up where m's runs are made: a worker makes the one run it
+// was asked for (opts.mpcServe); a search of a fuzz body with more than
+// one worker hands runs to opts.Workers-1 processes. Every run first gives
+// the fuzz body's arguments the input m chose for it.
+func (p *plan) mpcRuns(name string, opts *Options, m *causal.MPC) error {
+	switch {
+	case opts.mpcServe != nil:
+		if err := m.Serve(opts.mpcServe); err != nil {
+			return fmt.Errorf("interleave: %w", err)
+		}
+		p.first = opts.mpcServe.Run
+		served := opts.mpcServed
+		p.stops = append(p.stops, func() { *served = m.Served })
+	case opts.mpcWorker != nil && opts.Workers > 1:
+		p.workers = newMPCWorkers(name, *opts.mpcWorker, opts.Workers-1)
+		p.stops = append(p.stops, p.workers.close)
+		m.Workers, m.Limit = p.workers, opts.Schedules
+	}
+	p.mpc = m
+	fz, body := opts.fuzz, p.body
+	p.body = func() {
+		fz.set(m)
+		body()
+	}
+	return nil
 }

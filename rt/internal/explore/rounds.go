@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/dpor"
 )
 
 // Splitting a dpor search between processes (strategy/dporsplit.go):
@@ -26,7 +27,7 @@ import (
 // in its round supersedes it.
 
 // roundShare is one process's side of a dpor search split into rounds.
-// It implements strategy.DPORJobs.
+// It implements dpor.Jobs.
 type roundShare struct {
 	splitWait
 	dir   string
@@ -34,12 +35,12 @@ type roundShare struct {
 	self  string // names this process in claims and its results file
 	log   *splitLog
 
-	tree    *strategy.DPORTree
+	tree    *dpor.Tree
 	round   int
-	jobs    []*strategy.DPORJob
+	jobs    []*dpor.Job
 	by      []string               // who claimed each job of the round ("": none)
 	later   map[int]map[int]string // claims of later rounds (other processes are ahead)
-	results []*strategy.DPORResult // of the current round, by index
+	results []*dpor.Result         // of the current round, by index
 	ahead   map[int][][]byte       // results of later rounds
 	files   map[string]*splitLog   // the processes' results files
 	exited  map[string]bool        // the processes that exited
@@ -53,7 +54,7 @@ type roundShare struct {
 	open, ended, done, low int
 
 	solo bool // no other process will run: results are not written
-	cur  *strategy.DPORJob
+	cur  *dpor.Job
 	pace
 	over       bool // the search ended (or this process's part of it)
 	incomplete bool // a job was stopped or cut
@@ -76,7 +77,7 @@ func openRounds(dir string, optimal bool, bound, limit int, self string, wait sp
 	}
 	s := &roundShare{
 		splitWait: wait, dir: dir, limit: limit, self: self, log: l,
-		tree: strategy.NewDPORTree(optimal, bound), later: map[int]map[int]string{},
+		tree: dpor.NewTree(optimal, bound), later: map[int]map[int]string{},
 		ahead: map[int][][]byte{}, files: map[string]*splitLog{self: mine}, mine: mine, exited: map[string]bool{}, byProc: map[string]int{},
 	}
 	s.setRound(s.tree.Round())
@@ -85,10 +86,10 @@ func openRounds(dir string, optimal bool, bound, limit int, self string, wait sp
 
 // setRound starts a round of jobs, with the claims and results of it
 // read already.
-func (s *roundShare) setRound(jobs []*strategy.DPORJob) {
+func (s *roundShare) setRound(jobs []*dpor.Job) {
 	s.jobs = jobs
 	s.by = make([]string, len(jobs))
-	s.results = make([]*strategy.DPORResult, len(jobs))
+	s.results = make([]*dpor.Result, len(jobs))
 	s.open, s.ended, s.done, s.low = 0, 0, 0, len(jobs)
 	for i, p := range s.later[s.round] {
 		if i < len(s.by) {
@@ -193,7 +194,7 @@ func (s *roundShare) take(b []byte) error {
 	case int(round) < s.round:
 		return nil // merged already (this one ran it too)
 	}
-	r, err := strategy.UnmarshalDPORResult(b, func(round, index int) *strategy.DPORJob {
+	r, err := dpor.UnmarshalResult(b, func(round, index int) *dpor.Job {
 		if round == s.round && index >= 0 && index < len(s.jobs) {
 			return s.jobs[index]
 		}
@@ -207,7 +208,7 @@ func (s *roundShare) take(b []byte) error {
 }
 
 // put takes the result of a job of the current round.
-func (s *roundShare) put(r *strategy.DPORResult) {
+func (s *roundShare) put(r *dpor.Result) {
 	i := r.Job.Index
 	s.results[i] = r
 	if r.Finding && i < s.low {
@@ -271,8 +272,8 @@ func (s *roundShare) next() bool {
 	return true
 }
 
-// Next implements strategy.DPORJobs.
-func (s *roundShare) Next() (*strategy.DPORJob, bool) {
+// Next implements dpor.Jobs.
+func (s *roundShare) Next() (*dpor.Job, bool) {
 	d := time.Millisecond
 	for s.err == nil && !s.over {
 		s.refresh()
@@ -313,7 +314,7 @@ func (s *roundShare) claim(i int) bool {
 	return s.by[i] == s.self
 }
 
-// Between implements strategy.DPORJobs.
+// Between implements dpor.Jobs.
 func (s *roundShare) Between(ran int) strategy.Action {
 	if act, look := s.due(ran, s.limit); !look {
 		return act
@@ -326,8 +327,8 @@ func (s *roundShare) Between(ran int) strategy.Action {
 	return strategy.Go
 }
 
-// Done implements strategy.DPORJobs.
-func (s *roundShare) Done(r *strategy.DPORResult) {
+// Done implements dpor.Jobs.
+func (s *roundShare) Done(r *dpor.Result) {
 	if !s.solo {
 		b, err := r.MarshalBinary()
 		if err == nil {

@@ -8,6 +8,8 @@ import (
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/site"
 	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/regress"
+	"interleave.dev/rt/strategies"
 	"interleave.dev/rt/wire"
 )
 
@@ -23,7 +25,7 @@ import (
 // names (sched.Finding.Signature), with their sites and call stacks.
 // Stacks of past events are not recorded while exploring; since a replay
 // is deterministic, one more run of the schedule in this process, which
-// knows the events' indexes, takes them (strategy.Capture). That costs one
+// knows the events' indexes, takes them (regress.Capture). That costs one
 // iteration per finding, less than a process, and needs nothing from the
 // confirmation replay, which some findings do not get. If that run does
 // not follow the schedule, the signature keeps the sites without stacks.
@@ -46,7 +48,7 @@ func signature(cfg sched.Config, res *sched.Result, f *sched.Finding, opts Optio
 			pendingOf[r.Ev.G] = true
 		}
 	}
-	capture := strategy.NewCapture(res.Choices, want, pendingOf)
+	capture := regress.NewCapture(res.Choices, want, pendingOf)
 	cfg.Strategy = capture
 	cfg.Schedules = 1
 	cfg.ExpectHash = res.Hash
@@ -82,7 +84,7 @@ func signature(cfg sched.Config, res *sched.Result, f *sched.Finding, opts Optio
 
 // regressOptions prepares a regression run: the strategy's signature and
 // the detector settings of the schedule file that holds it.
-func regressOptions(opts *Options, sc *strategy.Config) error {
+func regressOptions(opts *Options, sc *strategies.Setup) error {
 	s := opts.Regress
 	if s == nil {
 		return fmt.Errorf("interleave: strategy regression needs a schedule file with a bug signature")
@@ -95,14 +97,14 @@ func regressOptions(opts *Options, sc *strategy.Config) error {
 		if !ok {
 			return fmt.Errorf("interleave: corrupt schedule: signature event %d: unknown operation %q", i+1, e.Op)
 		}
-		sc.Signature = append(sc.Signature, strategy.SigEvent{
+		sc.Signature = append(sc.Signature, regress.SigEvent{
 			Op: op, Line: e.Line, Col: e.Column, Func: e.Function, FuncLine: e.FuncLine,
 			Stack: e.Stack, Object: e.Object, Goroutine: e.Goroutine,
 		})
 	}
-	sc.SitePos = func(s uint32) strategy.Pos {
+	sc.SitePos = func(s uint32) regress.Pos {
 		p := site.Pos(s)
-		return strategy.Pos{Line: p.Line, Col: p.Column}
+		return regress.Pos{Line: p.Line, Col: p.Column}
 	}
 	// Not opts.Reduce: the strategy pauses goroutines at the signature's
 	// events, memory accesses among them, which must be scheduling points.
@@ -118,7 +120,7 @@ func regressOptions(opts *Options, sc *strategy.Config) error {
 }
 
 // regressResult reports what the regression strategy did.
-func regressResult(r *strategy.Regression, s *wire.Schedule) *wire.RegressResult {
+func regressResult(r *regress.Regression, s *wire.Schedule) *wire.RegressResult {
 	last, matched, steered := r.Last()
 	loose := r.Loosest()
 	out := &wire.RegressResult{W: last.WString(), D: last.D, MaxW: loose.WString(), MaxD: loose.D, Matched: matched, Unsteered: !steered}

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/causal"
 	"interleave.dev/rt/wire"
 )
 
@@ -65,7 +65,7 @@ func startSolver(path string) (*solverProcess, error) {
 	return s, nil
 }
 
-// Solve implements strategy.MCRSolver.
+// Solve implements causal.MCRSolver.
 func (s *solverProcess) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) {
 	var a wire.MCRAnswer
 	if err := s.ask(q, &a); err != nil {
@@ -74,7 +74,7 @@ func (s *solverProcess) Solve(q *wire.MCRQuery) (*wire.MCRAnswer, error) {
 	return &a, nil
 }
 
-// SolveMPC implements strategy.MPCSolver.
+// SolveMPC implements causal.MPCSolver.
 func (s *solverProcess) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) {
 	var a wire.MPCAnswer
 	if err := s.ask(q, &a); err != nil {
@@ -168,7 +168,7 @@ func (p *SolverPool) Solvers() int { return len(p.procs) }
 
 // SolverConn is one solver of a pool.
 type SolverConn interface {
-	strategy.MPCSolver
+	causal.MPCSolver
 	Close()
 }
 
@@ -232,7 +232,7 @@ func (p *SolverPool) each(n int, f func(i, lo, hi int) error) error {
 	return errors.Join(errs...)
 }
 
-// SolveMPC implements strategy.MPCSolver.
+// SolveMPC implements causal.MPCSolver.
 func (p *SolverPool) SolveMPC(q *wire.MPCQuery) (*wire.MPCAnswer, error) {
 	var out wire.MPCAnswer
 	answers := make([]*wire.MPCAnswer, p.size)
@@ -263,71 +263,4 @@ func (p *SolverPool) Close() {
 	for _, s := range p.procs {
 		s.Close()
 	}
-}
-
-// mcrStrategy makes strategy mcr for opts: over opts.mcrSolver when a test
-// set one, else over one solver process. (mcr's solver checks a query's
-// targets one after the other on one Z3 solver, whose learned clauses
-// steer the prefixes it finds: split between processes, the answers, and
-// the search, would depend on -workers.)
-func mcrStrategy(opts Options) (m *strategy.MCR, stop func(), err error) {
-	if opts.mcrSolver != nil {
-		return strategy.NewMCR(opts.mcrSolver, opts.SolverTimeout), func() {}, nil
-	}
-	p, err := startSolver(opts.Solver)
-	if err != nil {
-		return nil, nil, err
-	}
-	return strategy.NewMCR(p, opts.SolverTimeout), p.Close, nil
-}
-
-// mpcStrategy makes strategy mpc for opts, whose fuzz body takes fz: over
-// opts.mpcSolver when a test set one, else over a solver process; stop
-// ends the solver.
-func mpcStrategy(opts Options, fz *fuzzArgs) (m *strategy.MPC, stop func(), err error) {
-	var solver strategy.MPCSolver = opts.mpcSolver
-	stop = func() {}
-	if solver == nil && opts.mpcServe == nil { // a worker's search solves nothing
-		p, err := newSolverPool(opts.Solver, opts.Workers)
-		if err != nil {
-			return nil, nil, err
-		}
-		solver, stop = p, p.Close
-	}
-	ins := fz.inputs()
-	m = strategy.NewMPC(solver, ins, opts.SolverTimeout)
-	fz.strings(m, ins)
-	m.Sound = opts.MPC != "simple"
-	return m, stop, nil
-}
-
-// mpcCoverage says what strategy mpc did, for go test -v.
-func mpcCoverage(m *strategy.MPC) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "MPC: %d runs, %d paths, %d solver queries for %d path prefixes (%d feasible, %d infeasible, %d unknown; %d runs extend an unsat core's threads) in %v",
-		m.Executions, m.Paths, m.Queries, m.Prefixes, m.Sat, m.Unsat, m.Unknown, m.Extended, m.SolverTime.Round(time.Millisecond))
-	if m.ByWorkers > 0 {
-		fmt.Fprintf(&b, "; %d runs made by worker processes", m.ByWorkers)
-	}
-	if m.Diverged > 0 {
-		fmt.Fprintf(&b, "; %d runs departed from their prefix", m.Diverged)
-	}
-	if why := m.Incomplete(); len(why) > 0 {
-		fmt.Fprintf(&b, "; not complete: %s", strings.Join(why, "; "))
-	}
-	return b.String()
-}
-
-// mcrCoverage says what strategy mcr did, for go test -v.
-func mcrCoverage(m *strategy.MCR) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "MCR: %d runs, %d solver queries for %d reads' new values (%d found, %d infeasible, %d unknown) in %v",
-		m.Executions, m.Queries, m.Targets, m.Sat, m.Unsat, m.Unknown, m.SolverTime.Round(time.Millisecond))
-	if m.Diverged > 0 {
-		fmt.Fprintf(&b, "; %d runs departed from their prefix", m.Diverged)
-	}
-	if why := m.Incomplete(); len(why) > 0 {
-		fmt.Fprintf(&b, "; not complete: %s", strings.Join(why, "; "))
-	}
-	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"interleave.dev/rt/internal/sched"
+	"interleave.dev/rt/strategies"
 	"interleave.dev/rt/wire"
 )
 
@@ -39,6 +40,10 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		// run by hand. Behave like the uninstrumented test.
 		native()
 		return
+	}
+	spec := strategies.Lookup(cfg.Strategy)
+	if spec == nil {
+		t.Fatalf("interleave: unknown strategy %q", cfg.Strategy)
 	}
 	opts := Options{
 		Strategy:    cfg.Strategy,
@@ -79,13 +84,14 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 	if cfg.Progress != "" {
 		opts.Progress = progressWriter(t.Name(), cfg)
 	}
-	switch cfg.Strategy {
-	case "replay":
+	replaying := cfg.Replay != ""
+	if replaying {
 		opts.Replay = scheduleFor(t, cfg.Replay, "replaying")
 		opts.ScheduleDir = "-"
 		opts.View = cfg.View
 		opts.Schedules = 1
-	case "regression":
+	}
+	if cfg.Regress != "" {
 		opts.Regress = scheduleFor(t, cfg.Regress, "regressing")
 	}
 	defer sched.LowerProcs()()
@@ -93,17 +99,17 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		serveMPC(t, opts, run) // a worker started by the process below
 		return
 	}
-	if cfg.Strategy == "mpc" && fz != nil {
-		opts.mpcWorker = &cfg
+	if spec.Solver == strategies.MPCSolver && fz != nil {
+		opts.mpcWorker = &cfg // mpc's runs may go to workers
 	}
-	kind := splits(cfg)
-	if cfg.Worker != "" && kind != splitNone {
+	kind := splits(cfg, spec)
+	if cfg.Worker != "" && kind != strategies.SplitNone {
 		runWorker(t, cfg, kind, opts, run) // a worker started by the process below
 		return
 	}
 	var split *pool
 	var more func() bool
-	if kind != splitNone {
+	if kind != strategies.SplitNone {
 		if split, err = startPool(t, cfg, kind, &opts, run); err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +129,7 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		t.Fatal(err)
 	}
 	var unconfirmedWhy string
-	if rep.Kind != "" && rep.Diverged == "" && cfg.Strategy != "replay" && replayable(rep.Kind) {
+	if rep.Kind != "" && rep.Diverged == "" && !replaying && replayable(rep.Kind) {
 		// A replay already runs alone in its own process.
 		switch c, why := confirm(t, cfg, rep); c {
 		case notReproduced:
@@ -154,7 +160,7 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 	if rep.parts != nil {
 		res.Limit = schedulesOf(cfg)
 	}
-	if cfg.Strategy == "active" {
+	if rep.Predictions != nil {
 		t.Log(predictionLog(rep.Predictions))
 	}
 	switch {
@@ -163,7 +169,7 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		res.Message = rep.Diverged
 	case rep.Kind != "":
 		res.Outcome = wire.OutcomeFinding
-		if cfg.Strategy == "replay" {
+		if replaying {
 			rep.Text = strings.Replace(rep.Text, "\n", "\n(replayed "+cfg.Replay+")\n", 1)
 		}
 		if unconfirmedWhy != "" {
@@ -194,15 +200,8 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 			t.Log("log of the last schedule:\n" + strings.Join(rep.Logs, "\n"))
 		}
 		done := ""
-		switch {
-		case rep.Exhausted && rep.Strategy == "dpor":
-			done = ", every interleaving covered up to the order of independent operations"
-		case rep.Exhausted && rep.Strategy == "mcr":
-			done = ", every state covered (each read's every value)"
-		case rep.Exhausted && rep.Strategy == "mpc":
-			done = ", every path covered (inputs and schedules)"
-		case rep.Exhausted:
-			done = ", every interleaving covered"
+		if c := strategies.Lookup(rep.Strategy); rep.Exhausted && c != nil && c.Covered != "" {
+			done = ", " + c.Covered
 		}
 		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)
 		if rep.Coverage != "" {

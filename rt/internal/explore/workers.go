@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"interleave.dev/rt/strategies"
 	"interleave.dev/rt/wire"
 )
 
@@ -47,32 +48,21 @@ const (
 	foundEvery = 8
 )
 
-// Ways of splitting an exploration.
-const (
-	splitNone      = iota
-	splitSchedules // random, pct: schedule numbers (this file)
-	splitTree      // dfs, pcb: subtrees (split.go)
-	splitRounds    // dpor: rounds of jobs (rounds.go)
-)
-
 // splits says how cfg splits its tests' explorations between processes
-// or shards. dpor explores in rounds whenever the driver sets Workers,
-// one worker too, so that its result does not depend on their number;
-// shards it has none (cmd/interleave refuses them).
-func splits(cfg wire.Config) int {
-	if cfg.Strategy == "dpor" && (cfg.Workers >= 1 || cfg.Worker != "") && cfg.Shard == "" {
-		return splitRounds
+// or shards, under strategy spec. dpor explores in rounds whenever the
+// driver sets Workers, one worker too, so that its result does not depend
+// on their number; shards it has none (cmd/interleave refuses them).
+func splits(cfg wire.Config, spec *strategies.Spec) strategies.Split {
+	if spec.Workers == strategies.SplitRounds && (cfg.Workers >= 1 || cfg.Worker != "") && cfg.Shard == "" {
+		return strategies.SplitRounds
 	}
 	if cfg.Workers <= 1 && cfg.Shard == "" && cfg.Worker == "" {
-		return splitNone
+		return strategies.SplitNone
 	}
-	switch cfg.Strategy {
-	case "", "random", "pct":
-		return splitSchedules
-	case "dfs", "pcb":
-		return splitTree
+	if spec.Workers == strategies.SplitRounds {
+		return strategies.SplitNone
 	}
-	return splitNone
+	return spec.Workers
 }
 
 // share hands out the numbers of the schedules one process runs.
@@ -210,14 +200,14 @@ type worker struct {
 }
 
 // startPool prepares the exploration of t split as cfg says (a split
-// of kind splitSchedules, splitTree, whose shard's jobs body may be run
-// to find, or splitRounds), and starts the workers after WorkerDelay if
+// of kind strategies.SplitNumbers, strategies.SplitSubtrees, whose shard's jobs body may be run
+// to find, or strategies.SplitRounds), and starts the workers after WorkerDelay if
 // the parent is still exploring then; opts is set to explore the
 // parent's share.
-func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func()) (*pool, error) {
+func startPool(t *testing.T, cfg wire.Config, kind strategies.Split, opts *Options, body func()) (*pool, error) {
 	p := &pool{t: t, cfg: cfg, start: time.Now(), spawned: make(chan struct{})}
 	dir := ""
-	if cfg.Workers > 1 || kind == splitTree || kind == splitRounds {
+	if cfg.Workers > 1 || kind == strategies.SplitSubtrees || kind == strategies.SplitRounds {
 		var err error
 		if dir, err = os.MkdirTemp("", "interleave-workers-"); err != nil {
 			return nil, fmt.Errorf("interleave: creating the workers' directory: %w", err)
@@ -225,7 +215,7 @@ func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func
 		p.dir = dir
 	}
 	switch kind {
-	case splitRounds:
+	case strategies.SplitRounds:
 		var err error
 		if p.rounds, err = openDPORRounds(dir, cfg, waitOf(t, cfg)); err != nil {
 			p.cleanup()
@@ -233,7 +223,7 @@ func startPool(t *testing.T, cfg wire.Config, kind int, opts *Options, body func
 		}
 		p.rounds.solo = cfg.Workers <= 1
 		opts.rounds, opts.number = p.rounds, p.rounds.number
-	case splitTree:
+	case strategies.SplitSubtrees:
 		jobs, err := treeJobs(cfg, t.Name(), *opts, body)
 		if err == nil {
 			p.tree, err = openTree(dir, schedulesOf(cfg), strconv.Itoa(os.Getpid()), waitOf(t, cfg), jobs)
@@ -507,20 +497,20 @@ func (p *pool) cleanup() {
 // runWorker is a worker process's side: explore the schedules (or the
 // parts of the search) it claims and report to the parent through the
 // directory and the results file.
-func runWorker(t *testing.T, cfg wire.Config, kind int, opts Options, run func()) {
+func runWorker(t *testing.T, cfg wire.Config, kind strategies.Split, opts Options, run func()) {
 	var s *share
 	var tree *treeShare
 	var rounds *roundShare
 	var err error
 	switch kind {
-	case splitRounds:
+	case strategies.SplitRounds:
 		if rounds, err = openDPORRounds(cfg.Worker, cfg, waitOf(t, cfg)); err != nil {
 			t.Fatal(err)
 		}
 		defer rounds.close()
 		rounds.alive = parentAlive()
 		opts.rounds, opts.number = rounds, rounds.number
-	case splitTree:
+	case strategies.SplitSubtrees:
 		tree, err = openTree(cfg.Worker, schedulesOf(cfg), strconv.Itoa(os.Getpid()), waitOf(t, cfg), nil)
 		if err != nil {
 			t.Fatal(err)

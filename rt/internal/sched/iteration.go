@@ -1,18 +1,3 @@
-// Package sched is the scheduler core: controlled goroutines that run one
-// at a time, the model of every blocking primitive (channels, select, sync,
-// virtual time), choice points handed to a strategy, the iteration
-// lifecycle, and the scheduler's own findings (deadlock, leak, panic,
-// livelock, data race through the race detector).
-//
-// Scheduling is a handoff between the goroutines: there is no scheduler
-// goroutine that decides. The running goroutine reports its pending
-// operation, asks the strategy who runs next and, if that is another
-// goroutine, hands the schedule over: it yields to the hub that resumes
-// the chosen coroutine, or wakes the chosen goroutine through its
-// semaphore channel and parks on its own (Stoller's semaphore approach,
-// papers/randomized-scheduling-java.txt, section 2; handoff.go). All
-// scheduler state is touched only by the one running goroutine; the
-// handoffs order those touches.
 package sched
 
 import (

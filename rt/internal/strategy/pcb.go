@@ -180,7 +180,7 @@ func (s *PCB) choose(p *Point, d int) int {
 		}
 		return k
 	}
-	cur := current(p)
+	cur := CurrentIndex(p)
 	f := d - len(s.prefix)
 	if f < len(s.stack) {
 		fr := &s.stack[f]
@@ -222,12 +222,12 @@ func (s *PCB) choose(p *Point, d int) int {
 	return cur
 }
 
-// current returns the option of p that continues the goroutine that
+// CurrentIndex returns the option of p that continues the goroutine that
 // reached it, or -1: at a Select point, or when that goroutine cannot go
 // on, every option is free.
-func current(p *Point) int {
+func CurrentIndex(p *Point) int {
 	if p.Kind == Thread && p.Current != 0 {
-		return option(p, p.Current)
+		return p.OptionOf(p.Current)
 	}
 	return -1
 }

@@ -35,7 +35,7 @@ func Resolve(pcs []uintptr) Context {
 	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
-		if f.Function != "" && !hiddenFrame(f.Function) {
+		if f.Function != "" && !HiddenFrame(f.Function) {
 			name := ShortFuncName(f.Function)
 			if c.Func == "" {
 				c.Func, c.FuncLine = name, frameStartLine(&f)
@@ -51,10 +51,10 @@ func Resolve(pcs []uintptr) Context {
 	return c
 }
 
-// hiddenFrame reports frames that are not the program's: the runtime
+// HiddenFrame reports frames that are not the program's: the runtime
 // injected by interleave, package runtime, package testing, and package
 // iter, whose coroutines run the controlled goroutines.
-func hiddenFrame(fn string) bool {
+func HiddenFrame(fn string) bool {
 	return strings.HasPrefix(fn, "interleave.dev/rt.") || strings.HasPrefix(fn, "interleave.dev/rt/") ||
 		strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.") || strings.HasPrefix(fn, "iter.")
 }

@@ -1,12 +1,6 @@
-// Package strategy holds the search strategies: the deciders consulted at
-// every choice point of an iteration. A strategy never touches goroutines;
-// it sees the options (enabled goroutines with their pending events, the
-// earliest timer, or the ready cases of a select) and returns one.
 package strategy
 
 import (
-	"fmt"
-
 	"interleave.dev/rt/internal/event"
 )
 
@@ -83,6 +77,17 @@ func (p *Point) At(i int) Option {
 	return p.Options[i]
 }
 
+// OptionOf returns the index of the option of goroutine g among p's listed
+// Options, or -1.
+func (p *Point) OptionOf(g int32) int {
+	for i, o := range p.Options {
+		if o.G == g {
+			return i
+		}
+	}
+	return -1
+}
+
 // Encode gives the schedule-file encoding of option i of p (see
 // wire.Schedule): the goroutine id, 0 for the timer, -1-case for a select.
 func (p *Point) Encode(i int) int {
@@ -148,6 +153,13 @@ type Estimator interface {
 	Covered() float64
 }
 
+// Summarizer is implemented by strategies that say, in a line, what their
+// search did or covered (solver queries, orderings learned), for go test
+// -v.
+type Summarizer interface {
+	Summary() string
+}
+
 // Independent is implemented by strategies whose schedules do not depend
 // on one another: schedule i (numbered from 1) is a function of the seed,
 // i and the program alone, so that any process can run any schedule and
@@ -166,10 +178,10 @@ type Independent interface {
 
 // scheduleSeed derives the seed of schedule i from the exploration's seed.
 func scheduleSeed(seed int64, i int) uint64 {
-	return mix64(uint64(seed)^0x5ced5eed) ^ mix64(uint64(i))
+	return Mix64(uint64(seed)^0x5ced5eed) ^ Mix64(uint64(i))
 }
 
-func mix64(x uint64) uint64 {
+func Mix64(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
@@ -234,154 +246,3 @@ const (
 	ValueOverwritten
 	ValueWritten
 )
-
-// DefaultPreemptions is pcb's bound when none is given.
-const DefaultPreemptions = 2
-
-// Systematic reports whether the strategy named name enumerates a space of
-// schedules, replaying prefixes of earlier iterations: the program must
-// then be a function of the choices alone (math/rand gets one seed for
-// every iteration).
-func Systematic(name string) bool {
-	switch name {
-	case "dfs", "dpor", "pcb", "hapset", "mcr", "mpc":
-		return true
-	}
-	return false
-}
-
-// Config holds the parameters common to the strategies.
-type Config struct {
-	Name     string
-	Seed     int64
-	PCTDepth int   // bug depth d for PCT (default 3)
-	MaxDepth int   // DFS: choice points explored per iteration (default 10000)
-	Replay   []int // choices to replay
-	// Jobs, for dfs and pcb, hands out the parts of a search split
-	// between processes (jobs.go): the strategy explores those instead of
-	// the whole space. Rounds does for dpor (dporsplit.go).
-	Jobs   Jobs
-	Rounds DPORJobs
-	// Preemptions is the bound K of pcb (default 2), and of dpor (default
-	// none).
-	Preemptions int
-	// DPOR is dpor's reduction: "optimal" (wakeup trees, the default) or
-	// "source" (source sets alone). A bounded dpor uses source sets.
-	DPOR string
-	// Signature and SitePos configure the regression strategy: the bug
-	// signature to steer toward and the source position of a site.
-	Signature []SigEvent
-	SitePos   func(site uint32) Pos
-	// HaPSet configures the hapset strategy: the search it guides ("dpor",
-	// the default, or "pcb"), the call sites of a statement (K; 0:
-	// DefaultHaPSetK, negative: none), the random runs to learn from first
-	// when the store is empty (Learn; 0: DefaultHaPSetLearn, negative:
-	// none), the store (nil: a new one) and SiteKey, which names a site
-	// in terms that survive a rebuild.
-	HaPSet struct {
-		Search  string
-		K       int
-		Learn   int
-		Store   *HaPSets
-		SiteKey func(site uint32) uint64
-	}
-}
-
-// New returns the strategy named by c.Name.
-func New(c Config) (Strategy, error) {
-	switch c.Name {
-	case "", "random":
-		return NewRandom(c.Seed), nil
-	case "coverage":
-		return NewCoverage(c.Seed), nil
-	case "pct":
-		d := c.PCTDepth
-		if d <= 0 {
-			d = 3
-		}
-		return NewPCT(c.Seed, d), nil
-	case "dfs":
-		if c.Jobs != nil {
-			return NewDFSJobs(c.Jobs, c.MaxDepth), nil
-		}
-		return NewDFS(c.MaxDepth), nil
-	case "replay":
-		return NewReplay(c.Replay), nil
-	case "regression":
-		if len(c.Signature) == 0 || c.SitePos == nil {
-			return nil, fmt.Errorf("strategy regression needs a bug signature")
-		}
-		return NewRegression(c.Seed, c.Signature, c.SitePos), nil
-	case "dpor":
-		switch {
-		case c.DPOR != "" && c.DPOR != "optimal" && c.DPOR != "source":
-			return nil, fmt.Errorf("strategy dpor: unknown reduction %q (want optimal or source)", c.DPOR)
-		case c.Preemptions > 0 && c.DPOR == "optimal":
-			return nil, fmt.Errorf("strategy dpor: a preemption bound uses source sets, not wakeup trees (optimal)")
-		case c.Rounds != nil:
-			optimal, bound := c.DPOR != "source" && c.Preemptions <= 0, -1
-			if c.Preemptions > 0 {
-				bound = c.Preemptions
-			}
-			return NewDPORJobs(c.Rounds, optimal, bound, c.MaxDepth), nil
-		case c.Preemptions > 0:
-			return NewBoundedDPOR(c.Preemptions, c.MaxDepth), nil
-		case c.DPOR == "source":
-			return NewDPOR(c.MaxDepth), nil
-		}
-		return NewOptimalDPOR(c.MaxDepth), nil
-	case "pcb":
-		k := c.Preemptions
-		if k <= 0 {
-			k = DefaultPreemptions
-		}
-		if c.Jobs != nil {
-			return NewPCBJobs(c.Jobs, k, c.MaxDepth), nil
-		}
-		return NewPCB(k, c.MaxDepth), nil
-	case "hapset":
-		return newHaPSet(c)
-	}
-	return nil, fmt.Errorf("unknown strategy %q (want random, coverage, pct, dfs, dpor, pcb, hapset or replay)", c.Name)
-}
-
-func newHaPSet(c Config) (Strategy, error) {
-	h := c.HaPSet
-	var search *DPOR
-	switch h.Search {
-	case "", "dpor":
-		search = NewDPOR(c.MaxDepth)
-	case "pcb":
-		// The paper's preemption bounding backtracks at races, as dpor
-		// does: dpor bounded to K preemptions.
-		k := c.Preemptions
-		if k <= 0 {
-			k = DefaultPreemptions
-		}
-		search = NewBoundedDPOR(k, c.MaxDepth)
-	default:
-		return nil, fmt.Errorf("strategy hapset: unknown search %q (want dpor or pcb)", h.Search)
-	}
-	k, learn := defaultTo(h.K, DefaultHaPSetK), defaultTo(h.Learn, DefaultHaPSetLearn)
-	store := h.Store
-	if store == nil {
-		store = NewHaPSets()
-	}
-	siteKey := h.SiteKey
-	if siteKey == nil {
-		siteKey = func(site uint32) uint64 { return uint64(site) }
-	}
-	return NewHaPSet(search, store, k, learn, c.Seed, siteKey), nil
-}
-
-// defaultTo reads a count whose zero means def and whose negative values
-// mean none.
-func defaultTo(n, def int) int {
-	switch {
-	case n == 0:
-		return def
-	case n < 0:
-		return 0
-	}
-	return n
-}

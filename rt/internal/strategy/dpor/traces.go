@@ -1,6 +1,9 @@
-package strategy
+package dpor
 
-import "interleave.dev/rt/internal/event"
+import (
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+)
 
 // Traces wraps a strategy and counts the distinct Mazurkiewicz traces of
 // the executions it runs: two executions are the same trace when they
@@ -11,13 +14,13 @@ import "interleave.dev/rt/internal/event"
 // the same number, and the executions beyond it are the reduction's
 // redundant ones. For measurements, not exploration.
 type Traces struct {
-	Strategy
+	strategy.Strategy
 	h    *hb
 	seen map[uint64]bool
 }
 
 // CountTraces returns s counting its traces.
-func CountTraces(s Strategy) *Traces {
+func CountTraces(s strategy.Strategy) *Traces {
 	return &Traces{Strategy: s, h: newHB(false, dporLimit), seen: map[uint64]bool{}}
 }
 
@@ -28,7 +31,7 @@ func (t *Traces) Begin() bool {
 }
 
 // End implements Strategy.
-func (t *Traces) End(o Outcome) {
+func (t *Traces) End(o strategy.Outcome) {
 	if !t.h.off {
 		t.seen[t.h.traceHash()] = true
 	}
@@ -39,7 +42,7 @@ func (t *Traces) End(o Outcome) {
 // it observes too.
 func (t *Traces) Pending(e event.Event) {
 	t.h.pending(e)
-	if o, ok := t.Strategy.(Observer); ok {
+	if o, ok := t.Strategy.(strategy.Observer); ok {
 		o.Pending(e)
 	}
 }
@@ -47,7 +50,7 @@ func (t *Traces) Pending(e event.Event) {
 // Executed implements Observer.
 func (t *Traces) Executed(e event.Event, index int) {
 	t.h.executed(e, -1)
-	if o, ok := t.Strategy.(Observer); ok {
+	if o, ok := t.Strategy.(strategy.Observer); ok {
 		o.Executed(e, index)
 	}
 }
@@ -55,7 +58,7 @@ func (t *Traces) Executed(e event.Event, index int) {
 // Woke implements Observer.
 func (t *Traces) Woke(g int32) {
 	t.h.woke(g)
-	if o, ok := t.Strategy.(Observer); ok {
+	if o, ok := t.Strategy.(strategy.Observer); ok {
 		o.Woke(g)
 	}
 }
@@ -65,6 +68,6 @@ func (t *Traces) Count() int { return len(t.seen) }
 
 // Complete implements Exhaustive when the wrapped strategy does.
 func (t *Traces) Complete() bool {
-	e, ok := t.Strategy.(Exhaustive)
+	e, ok := t.Strategy.(strategy.Exhaustive)
 	return ok && e.Complete()
 }

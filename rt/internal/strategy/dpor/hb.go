@@ -1,9 +1,10 @@
-package strategy
+package dpor
 
 import (
 	"sort"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
 )
 
 // hb tracks the happens-before order of one execution as event.Conflicts
@@ -567,7 +568,7 @@ func (h *hb) traceHash() uint64 {
 		}
 		pn := name(p)
 		kids[p]++
-		n := mix64(pn*31 + kids[p])
+		n := strategy.Mix64(pn*31 + kids[p])
 		names[g] = n
 		return n
 	}
@@ -578,13 +579,13 @@ func (h *hb) traceHash() uint64 {
 	}
 	sums := make([]uint64, 0, len(h.tr))
 	for _, t := range h.tr {
-		x := mix64(name(t.g)*0x9e3779b97f4a7c15 + uint64(t.li))
+		x := strategy.Mix64(name(t.g)*0x9e3779b97f4a7c15 + uint64(t.li))
 		for _, e := range t.fp {
-			x = mix64(x ^ uint64(e.Op)<<32 ^ uint64(e.Site))
+			x = strategy.Mix64(x ^ uint64(e.Op)<<32 ^ uint64(e.Site))
 		}
 		for g, v := range t.vc {
 			if v > 0 {
-				x += mix64(name(int32(g)) ^ uint64(v)<<1)
+				x += strategy.Mix64(name(int32(g)) ^ uint64(v)<<1)
 			}
 		}
 		sums = append(sums, x)
@@ -592,7 +593,7 @@ func (h *hb) traceHash() uint64 {
 	sort.Slice(sums, func(a, b int) bool { return sums[a] < sums[b] })
 	var r uint64 = 14695981039346656037
 	for _, s := range sums {
-		r = mix64(r ^ s)
+		r = strategy.Mix64(r ^ s)
 	}
 	return r
 }

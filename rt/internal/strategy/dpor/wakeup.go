@@ -1,6 +1,9 @@
-package strategy
+package dpor
 
-import "interleave.dev/rt/internal/event"
+import (
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+)
 
 // Wakeup trees: optimal DPOR (Abdulla, Aronis, Jonsson and Sagonas,
 // "Optimal dynamic partial order reduction", POPL 2014, section 6,
@@ -282,21 +285,11 @@ func (w *wseq) insert(kids []*wnode, maxObj, minObj int32) []*wnode {
 	return kids
 }
 
-// option returns the index of goroutine g among p's options, or -1.
-func option(p *Point, g int32) int {
-	for i, o := range p.Options {
-		if o.G == g {
-			return i
-		}
-	}
-	return -1
-}
-
 // steer makes the new Thread choice point n follow the wakeup sequence
 // being followed: it returns the option to choose, or -1 for a free
 // choice (after the sequence's last step, or when it diverged). A point
 // after a completed step gets the step's children as its subtrees.
-func (s *DPOR) steer(n *dnode, p *Point) int {
+func (s *DPOR) steer(n *dnode, p *strategy.Point) int {
 	if s.widen {
 		s.widen = false
 		n.markAll()
@@ -307,7 +300,7 @@ func (s *DPOR) steer(n *dnode, p *Point) int {
 		return -1
 	}
 	if s.grem {
-		if k := option(p, c.g); k >= 0 {
+		if k := p.OptionOf(c.g); k >= 0 {
 			return k
 		}
 		s.diverge(n)
@@ -320,7 +313,7 @@ func (s *DPOR) steer(n *dnode, p *Point) int {
 	n.sub = make([]*wnode, len(p.Options))
 	first := -1
 	for _, kid := range c.kids {
-		k := option(p, kid.g)
+		k := p.OptionOf(kid.g)
 		if k < 0 || n.sub[k] != nil {
 			s.Diverged++
 			n.markAll()

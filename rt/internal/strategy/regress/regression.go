@@ -1,7 +1,8 @@
-package strategy
+package regress
 
 import (
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
 )
 
 // Regression steers iterations toward an interleaving similar to a bug
@@ -37,7 +38,7 @@ import (
 // may change how the bug is triggered (section 2.3). After the loosest
 // level the ladder starts again.
 type Regression struct {
-	rng     *rng
+	rng     *strategy.Rand
 	sig     []SigEvent
 	sitePos func(site uint32) Pos
 	ops     [256]bool // operations of the signature
@@ -58,7 +59,7 @@ type Regression struct {
 	iter  int                   // iterations begun
 	free  bool                  // this iteration is left to chance
 	full  bool                  // an earlier iteration at this level matched the whole signature
-	cache map[uint64]*Context
+	cache map[uint64]*strategy.Context
 	// held are the locks each goroutine holds; inside maps the key of a
 	// lock acquisition (site and stack) to the signature events (a bit
 	// each) that similar events inside its critical section matched, in
@@ -84,7 +85,7 @@ type Regression struct {
 type pendingCtx struct {
 	ev  event.Event
 	pos Pos
-	ctx *Context
+	ctx *strategy.Context
 	key uint64 // site and stack
 }
 
@@ -106,11 +107,11 @@ func isUnlock(op event.Op) bool {
 // sitePos gives the source position of a site.
 func NewRegression(seed int64, sig []SigEvent, sitePos func(uint32) Pos) *Regression {
 	r := &Regression{
-		rng:     newRNG(seed, 0x5),
+		rng:     strategy.NewRand(seed, 0x5),
 		sig:     sig,
 		sitePos: sitePos,
 		pend:    make(map[int32]*pendingCtx),
-		cache:   make(map[uint64]*Context),
+		cache:   make(map[uint64]*strategy.Context),
 		held:    make(map[int32][]heldLock),
 		inside:  make(map[uint64]uint32),
 
@@ -160,8 +161,8 @@ func (r *Regression) Begin() bool {
 	// second round, the next message).
 	for j := range r.skip {
 		r.skip[j] = 0
-		if r.tries > 0 && r.rng.intn(2) == 0 {
-			r.skip[j] = 1 + r.rng.intn(2)
+		if r.tries > 0 && r.rng.Intn(2) == 0 {
+			r.skip[j] = 1 + r.rng.Intn(2)
 		}
 	}
 	return true
@@ -193,14 +194,14 @@ func (r *Regression) Pending(ev event.Event) {
 		delete(r.pend, ev.G)
 		return
 	}
-	pcs := Callers()
+	pcs := strategy.Callers()
 	h := uint64(fnvOff)
 	for _, pc := range pcs {
 		h = (h ^ uint64(pc)) * fnvPrm
 	}
 	c, ok := r.cache[h]
 	if !ok {
-		cc := Resolve(pcs)
+		cc := strategy.Resolve(pcs)
 		c = &cc
 		r.cache[h] = c
 	}
@@ -317,9 +318,9 @@ func (r *Regression) Executed(ev event.Event, _ int) {
 }
 
 // Choose implements Strategy.
-func (r *Regression) Choose(p *Point) int {
-	if p.Kind != Thread || r.next >= len(r.sig) || r.free {
-		return r.rng.intn(len(p.Options))
+func (r *Regression) Choose(p *strategy.Point) int {
+	if p.Kind != strategy.Thread || r.next >= len(r.sig) || r.free {
+		return r.rng.Intn(len(p.Options))
 	}
 	var advance, free, postponed []int
 	for i, o := range p.Options {
@@ -339,12 +340,12 @@ func (r *Regression) Choose(p *Point) int {
 		}
 	}
 	switch {
-	case len(advance) > 0 && (len(free) == 0 || r.rng.intn(4) != 0):
-		return advance[r.rng.intn(len(advance))]
+	case len(advance) > 0 && (len(free) == 0 || r.rng.Intn(4) != 0):
+		return advance[r.rng.Intn(len(advance))]
 	case len(free) > 0:
-		return free[r.rng.intn(len(free))]
+		return free[r.rng.Intn(len(free))]
 	}
-	return postponed[r.rng.intn(len(postponed))]
+	return postponed[r.rng.Intn(len(postponed))]
 }
 
 // paused reports whether goroutine g matched signature events already
@@ -419,7 +420,7 @@ func (r *Regression) later(p *pendingCtx) bool {
 }
 
 // End implements Strategy: choose the level of the next iteration.
-func (r *Regression) End(o Outcome) {
+func (r *Regression) End(o strategy.Outcome) {
 	for j, n := range r.need {
 		if n < r.best[j] {
 			r.best[j] = n

@@ -1,6 +1,14 @@
-package strategy
+package dpor
 
-import "interleave.dev/rt/internal/event"
+import (
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+)
+
+// Guide sets the function that may veto reversing the race of goroutine
+// jg's last transition with the pending event pe (strategy hapset's
+// coverage guidance); it returns false to skip it.
+func (s *DPOR) Guide(f func(jg int32, pe event.Event) bool) { s.guide = f }
 
 // DPOR is stateless dynamic partial-order reduction with sleep sets
 // (Flanagan and Godefroid, "Dynamic partial-order reduction for model
@@ -30,7 +38,7 @@ import "interleave.dev/rt/internal/event"
 // explored. Where the scheduler offers fewer options than the goroutines
 // that could run (fairness, a due timer), DPOR adds every option offered.
 //
-// Bounded (NewBoundedDPOR) it is dpor combined with preemption bounding
+// Bounded (NewBounded) it is dpor combined with preemption bounding
 // (Coons, Musuvathi and McKinley, "Bounded partial-order reduction",
 // OOPSLA 2013, section 4): a backtrack option whose choice would make the
 // execution exceed K preemptions (pcb's definition) is not explored, and
@@ -42,7 +50,7 @@ import "interleave.dev/rt/internal/event"
 // state may have been explored with fewer preemptions left, and letting
 // it sleep lost an outcome of lastzero(3) with K = 0 (TestBoundedDPOR).
 //
-// With wakeup trees (NewOptimalDPOR, wakeup.go) it is optimal DPOR
+// With wakeup trees (NewOptimal, wakeup.go) it is optimal DPOR
 // (Abdulla et al. 2014, section 6): a race adds the whole sequence that
 // reverses it, which the next execution follows, unless an explored or
 // scheduled sequence covers it already. Each race of a pending step
@@ -72,7 +80,7 @@ type DPOR struct {
 	pre     int32 // preemptions of the execution so far
 	dropped bool  // an option beyond the bound was not explored
 
-	// With wakeup trees (NewOptimalDPOR, wakeup.go): the step being
+	// With wakeup trees (NewOptimal, wakeup.go): the step being
 	// followed (nil: none), whether its event is still to run, the
 	// Select choices used since the last event, the depth from which the
 	// execution follows it, and whether the next choice point explores
@@ -93,8 +101,8 @@ type DPOR struct {
 	// explored, whose root is node root (-1: none) and which backtracks
 	// at nodes from floor down; the races it found with nodes up to its
 	// root, for the search to reverse.
-	jobs     DPORJobs
-	job      *DPORJob
+	jobs     Jobs
+	job      *Job
 	root     int32
 	floor    int32
 	exports  []dporRace
@@ -109,7 +117,7 @@ type DPOR struct {
 }
 
 type dnode struct {
-	kind      Kind
+	kind      strategy.Kind
 	gs        []int32 // goroutine of each option (Thread points)
 	chosen    int
 	backtrack []bool
@@ -151,7 +159,7 @@ func (n *dnode) markAll() {
 // preempts reports whether choosing option k at n is a preemption: the
 // goroutine that reached the point could go on and another option runs.
 func (n *dnode) preempts(k int) bool {
-	if n.kind != Thread || n.cur == 0 || n.gs[k] == n.cur {
+	if n.kind != strategy.Thread || n.cur == 0 || n.gs[k] == n.cur {
 		return false
 	}
 	for _, g := range n.gs {
@@ -164,7 +172,7 @@ func (n *dnode) preempts(k int) bool {
 
 // switches reports whether the goroutine that runs after n is another than
 // the one that reached it: a context switch, free or not.
-func (n *dnode) switches() bool { return n.kind == Thread && n.gs[n.chosen] != n.cur }
+func (n *dnode) switches() bool { return n.kind == strategy.Thread && n.gs[n.chosen] != n.cur }
 
 func b2i(b bool) int32 {
 	if b {
@@ -189,26 +197,26 @@ type sleeper struct {
 // explored no further (Complete reports false).
 const dporLimit = 1 << 16
 
-// NewDPOR returns a DPOR strategy; maxDepth <= 0 means 10000 choice points
+// NewSource returns a DPOR strategy; maxDepth <= 0 means 10000 choice points
 // per iteration.
-func NewDPOR(maxDepth int) *DPOR {
+func NewSource(maxDepth int) *DPOR {
 	if maxDepth <= 0 {
 		maxDepth = 10000
 	}
 	return &DPOR{maxDepth: maxDepth, h: newHB(true, dporLimit), bound: -1, root: -1}
 }
 
-// NewOptimalDPOR returns DPOR with wakeup trees (wakeup.go) instead of
+// NewOptimal returns DPOR with wakeup trees (wakeup.go) instead of
 // source sets alone.
-func NewOptimalDPOR(maxDepth int) *DPOR {
-	s := NewDPOR(maxDepth)
+func NewOptimal(maxDepth int) *DPOR {
+	s := NewSource(maxDepth)
 	s.optimal = true
 	return s
 }
 
-// NewBoundedDPOR returns DPOR bounded to k preemptions.
-func NewBoundedDPOR(k, maxDepth int) *DPOR {
-	s := NewDPOR(maxDepth)
+// NewBounded returns DPOR bounded to k preemptions.
+func NewBounded(k, maxDepth int) *DPOR {
+	s := NewSource(maxDepth)
 	s.bound = max(k, 0)
 	return s
 }
@@ -248,7 +256,7 @@ func (s *DPOR) backtrackFrom(floor int) bool {
 			// Wakeup trees: the options in the order they were added
 			// (the tree's order), each following its subtree.
 			for _, k := range n.order {
-				if !n.done[k] && !(n.kind == Thread && asleep(n.sleep, n.gs[k])) {
+				if !n.done[k] && !(n.kind == strategy.Thread && asleep(n.sleep, n.gs[k])) {
 					n.start(k)
 					if n.sub != nil && n.sub[k] != nil {
 						s.gcur, s.grem, s.gfrom = n.sub[k], true, len(s.nodes)
@@ -260,7 +268,7 @@ func (s *DPOR) backtrackFrom(floor int) bool {
 			continue
 		}
 		for k := range n.backtrack {
-			if n.backtrack[k] && !n.done[k] && !(n.kind == Thread && asleep(n.sleep, n.gs[k])) {
+			if n.backtrack[k] && !n.done[k] && !(n.kind == strategy.Thread && asleep(n.sleep, n.gs[k])) {
 				if s.bound >= 0 && int(n.pre+b2i(n.preempts(k))) > s.bound {
 					n.done[k], s.dropped = true, true
 					continue
@@ -284,10 +292,10 @@ func asleep(z []sleeper, g int32) bool {
 }
 
 // Choose implements Strategy.
-func (s *DPOR) Choose(p *Point) int {
+func (s *DPOR) Choose(p *strategy.Point) int {
 	d := s.depth
 	s.depth++
-	if p.Kind == Thread {
+	if p.Kind == strategy.Thread {
 		s.finish()
 	}
 	if s.blocked {
@@ -296,7 +304,7 @@ func (s *DPOR) Choose(p *Point) int {
 	if d < len(s.nodes) {
 		n := &s.nodes[d]
 		if k := s.replayed(n, p); k >= 0 {
-			if s.optimal && p.Kind == Select {
+			if s.optimal && p.Kind == strategy.Select {
 				s.selBuf = append(s.selBuf, int32(k))
 			}
 			return k
@@ -312,7 +320,7 @@ func (s *DPOR) Choose(p *Point) int {
 	}
 	n := dnode{kind: p.Kind, backtrack: make([]bool, len(p.Options)), done: make([]bool, len(p.Options)), rank: make([]int32, len(p.Options)), maxObj: s.h.maxObj, minObj: s.h.minObj, cur: p.Current, pre: s.pre}
 	k := 0
-	if p.Kind == Thread {
+	if p.Kind == strategy.Thread {
 		n.gs = make([]int32, len(p.Options))
 		n.fps = make([][]event.Event, len(p.Options))
 		n.sleep = append([]sleeper(nil), s.sleep...)
@@ -333,7 +341,7 @@ func (s *DPOR) Choose(p *Point) int {
 				k = g
 			}
 		}
-		if c := current(p); s.bound >= 0 && c >= 0 && !asleep(s.sleep, p.Current) {
+		if c := strategy.CurrentIndex(p); s.bound >= 0 && c >= 0 && !asleep(s.sleep, p.Current) {
 			k = c // bounded, going on is the default: it costs no preemption
 		}
 		if k < 0 {
@@ -361,11 +369,11 @@ func (s *DPOR) Choose(p *Point) int {
 
 // replayed returns the option of p that node n chose, or -1 if p does not
 // match n.
-func (s *DPOR) replayed(n *dnode, p *Point) int {
+func (s *DPOR) replayed(n *dnode, p *strategy.Point) int {
 	if n.kind != p.Kind || len(n.backtrack) != len(p.Options) {
 		return -1
 	}
-	if p.Kind == Select {
+	if p.Kind == strategy.Select {
 		return n.chosen
 	}
 	for i, o := range p.Options {
@@ -384,7 +392,7 @@ func (s *DPOR) replayed(n *dnode, p *Point) int {
 // explored options of an ancestor after the one its path takes.)
 func (s *DPOR) enter(d int32) {
 	n := &s.nodes[d]
-	if n.kind != Thread {
+	if n.kind != strategy.Thread {
 		return
 	}
 	s.sleep = append(s.sleep[:0], n.sleep...)
@@ -622,7 +630,7 @@ func (s *DPOR) conservative(d int32, g int32) {
 }
 
 // End implements Strategy.
-func (s *DPOR) End(o Outcome) {
+func (s *DPOR) End(o strategy.Outcome) {
 	s.finish()
 	s.Executions++
 	if s.job != nil {

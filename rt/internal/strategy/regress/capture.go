@@ -1,6 +1,9 @@
-package strategy
+package regress
 
-import "interleave.dev/rt/internal/event"
+import (
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+)
 
 // Capture replays a schedule, as Replay does, and takes the call stacks of
 // chosen events: the executed events at the given trace indexes, and the
@@ -9,7 +12,7 @@ import "interleave.dev/rt/internal/event"
 // exploring, for speed; since a replay is deterministic, one replay that
 // knows the indexes gives them (the bug signature of a finding).
 type Capture struct {
-	*Replay
+	*strategy.Replay
 	want      map[int]event.Event
 	pendingOf map[int32]bool
 	// Stacks holds the stack of each wanted executed event that was
@@ -23,7 +26,7 @@ type Capture struct {
 // indexes to the events expected there, pendingOf names goroutines.
 func NewCapture(choices []int, want map[int]event.Event, pendingOf map[int32]bool) *Capture {
 	return &Capture{
-		Replay:        NewReplay(choices),
+		Replay:        strategy.NewReplay(choices),
 		want:          want,
 		pendingOf:     pendingOf,
 		Stacks:        make(map[int][]uintptr),
@@ -34,14 +37,14 @@ func NewCapture(choices []int, want map[int]event.Event, pendingOf map[int32]boo
 // Pending implements Observer.
 func (c *Capture) Pending(ev event.Event) {
 	if c.pendingOf[ev.G] {
-		c.PendingStacks[ev.G] = Callers()
+		c.PendingStacks[ev.G] = strategy.Callers()
 	}
 }
 
 // Executed implements Observer.
 func (c *Capture) Executed(ev event.Event, index int) {
 	if w, ok := c.want[index]; ok && w == ev {
-		c.Stacks[index] = Callers()
+		c.Stacks[index] = strategy.Callers()
 	}
 }
 

@@ -1,9 +1,10 @@
-package strategy
+package regress
 
 import (
 	"testing"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
 )
 
 func TestEditDistance(t *testing.T) {
@@ -43,7 +44,7 @@ func TestShortFuncName(t *testing.T) {
 		"example.com/v2/pkg.(*T).m.deferwrap1":  "(*T).m.deferwrap1",
 		"interleave.dev/rt/internal/sched.step": "step",
 	} {
-		if got := ShortFuncName(in); got != want {
+		if got := strategy.ShortFuncName(in); got != want {
 			t.Errorf("ShortFuncName(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -52,14 +53,14 @@ func TestShortFuncName(t *testing.T) {
 func TestSimilarity(t *testing.T) {
 	sig := SigEvent{Op: event.OpWrite, Line: 25, Col: 2, Func: "(*Account).Withdraw", FuncLine: 16,
 		Stack: []string{"(*Account).Withdraw", "TestWithdraw.func1.1"}}
-	same := &Context{Func: "(*Account).Withdraw", FuncLine: 16, Stack: sig.Stack}
-	moved := &Context{Func: "(*Account).Withdraw", FuncLine: 40, Stack: sig.Stack} // the function moved down
-	helper := &Context{Func: "(*Account).debit", FuncLine: 22, Stack: []string{"(*Account).debit", "(*Account).Withdraw", "TestWithdraw.func1.1"}}
+	same := &strategy.Context{Func: "(*Account).Withdraw", FuncLine: 16, Stack: sig.Stack}
+	moved := &strategy.Context{Func: "(*Account).Withdraw", FuncLine: 40, Stack: sig.Stack} // the function moved down
+	helper := &strategy.Context{Func: "(*Account).debit", FuncLine: 22, Stack: []string{"(*Account).debit", "(*Account).Withdraw", "TestWithdraw.func1.1"}}
 	for _, c := range []struct {
 		name  string
 		op    event.Op
 		pos   Pos
-		ctx   *Context
+		ctx   *strategy.Context
 		w, d  int
 		match bool
 	}{
@@ -133,7 +134,7 @@ func steer(sig []SigEvent) *Regression {
 	return NewRegression(1, sig, func(uint32) Pos { return Pos{} })
 }
 
-func pend(r *Regression, ev event.Event, line int, ctx *Context) {
+func pend(r *Regression, ev event.Event, line int, ctx *strategy.Context) {
 	r.pend[ev.G] = &pendingCtx{ev: ev, pos: Pos{Line: line}, ctx: ctx}
 }
 
@@ -141,7 +142,7 @@ func pend(r *Regression, ev event.Event, line int, ctx *Context) {
 // signature event, and pauses a goroutine that matched an event until the
 // events of the others before its next one have happened.
 func TestRegressionSteers(t *testing.T) {
-	ctx := &Context{Func: "f", FuncLine: 1, Stack: []string{"f"}}
+	ctx := &strategy.Context{Func: "f", FuncLine: 1, Stack: []string{"f"}}
 	sig := []SigEvent{
 		{Op: event.OpRead, Line: 2, Func: "f", FuncLine: 1, Stack: []string{"f"}, Object: 1, Goroutine: 1},
 		{Op: event.OpWrite, Line: 3, Func: "f", FuncLine: 1, Stack: []string{"f"}, Object: 1, Goroutine: 2},
@@ -156,7 +157,7 @@ func TestRegressionSteers(t *testing.T) {
 	write3 := event.Event{G: 3, Op: event.OpWrite, Obj: 9, Site: 2}
 	pend(r, read2, 2, ctx)
 	pend(r, write3, 3, ctx)
-	p := &Point{Kind: Thread, Options: []Option{{G: 2, Ev: read2}, {G: 3, Ev: write3}}}
+	p := &strategy.Point{Kind: strategy.Thread, Options: []strategy.Option{{G: 2, Ev: read2}, {G: 3, Ev: write3}}}
 	for i := 0; i < 20; i++ {
 		if c := r.Choose(p); c != 0 {
 			t.Fatalf("chose goroutine 3's write before the signature's first read")
@@ -169,7 +170,7 @@ func TestRegressionSteers(t *testing.T) {
 	// Goroutine 2 matched e1; its next event is e3, after goroutine 3's
 	// e2: it is paused, whatever it is about to do.
 	lock2 := event.Event{G: 2, Op: event.OpUnlock, Obj: 4, Site: 3}
-	p = &Point{Kind: Thread, Options: []Option{{G: 2, Ev: lock2}, {G: 3, Ev: write3}}}
+	p = &strategy.Point{Kind: strategy.Thread, Options: []strategy.Option{{G: 2, Ev: lock2}, {G: 3, Ev: write3}}}
 	for i := 0; i < 20; i++ {
 		if c := r.Choose(p); c != 1 {
 			t.Fatalf("goroutine 2 was not paused")
@@ -199,7 +200,7 @@ func TestRegressionSteers(t *testing.T) {
 	if r.next != 3 {
 		t.Fatal("the last event did not match")
 	}
-	r.End(Outcome{})
+	r.End(strategy.Outcome{})
 	if l, m, steered := r.Last(); m != 3 || l != (Level{0, 0}) || !steered {
 		t.Errorf("Last = %v, %d", l, m)
 	}
@@ -212,7 +213,7 @@ func TestRegressionLoosens(t *testing.T) {
 	levels := map[Level]bool{}
 	for i := 0; i < 4*len(Ladder); i++ {
 		r.Begin()
-		r.End(Outcome{})
+		r.End(strategy.Outcome{})
 		l, _, _ := r.Last()
 		levels[l] = true
 	}
@@ -228,7 +229,7 @@ func TestRegressionLoosens(t *testing.T) {
 // signature event is postponed like that event, in later iterations too;
 // so is the start of a goroutine whose first operation took it.
 func TestRegressionLearnsCriticalSections(t *testing.T) {
-	ctx := &Context{Func: "f", FuncLine: 1, Stack: []string{"f"}}
+	ctx := &strategy.Context{Func: "f", FuncLine: 1, Stack: []string{"f"}}
 	sig := []SigEvent{
 		{Op: event.OpRead, Line: 2, Func: "f", FuncLine: 1, Stack: []string{"f"}, Object: 1, Goroutine: 1},
 		{Op: event.OpWrite, Line: 3, Func: "f", FuncLine: 1, Stack: []string{"f"}, Object: 1, Goroutine: 2},
@@ -253,7 +254,7 @@ func TestRegressionLearnsCriticalSections(t *testing.T) {
 	if r.inside[42] != 1<<1 {
 		t.Fatalf("inside[42] = %b, want the write's event", r.inside[42])
 	}
-	r.End(Outcome{})
+	r.End(strategy.Outcome{})
 
 	r.Begin()
 	for i := range r.need {
@@ -264,7 +265,7 @@ func TestRegressionLearnsCriticalSections(t *testing.T) {
 	other := event.Event{G: 2, Op: event.OpLock, Obj: 6, Site: 1}
 	r.pend[2] = &pendingCtx{ev: other, ctx: ctx, key: 7}
 	// Goroutine 3 about to start: its first operation is the lock.
-	p := &Point{Kind: Thread, Options: []Option{{G: 2, Ev: other}, {G: 3, Ev: event.Event{G: 3, Op: event.OpStart}}}}
+	p := &strategy.Point{Kind: strategy.Thread, Options: []strategy.Option{{G: 2, Ev: other}, {G: 3, Ev: event.Event{G: 3, Op: event.OpStart}}}}
 	for i := 0; i < 20; i++ {
 		if r.Choose(p) != 0 {
 			t.Fatal("started goroutine 3, whose first lock leads to the second signature event, before the first")
@@ -272,7 +273,7 @@ func TestRegressionLearnsCriticalSections(t *testing.T) {
 	}
 	lock.Obj = 5
 	r.pend[3] = &pendingCtx{ev: lock, ctx: ctx, key: 42}
-	p = &Point{Kind: Thread, Options: []Option{{G: 2, Ev: other}, {G: 3, Ev: lock}}}
+	p = &strategy.Point{Kind: strategy.Thread, Options: []strategy.Option{{G: 2, Ev: other}, {G: 3, Ev: lock}}}
 	for i := 0; i < 20; i++ {
 		if r.Choose(p) != 0 {
 			t.Fatal("goroutine 3 took the lock before the first signature event")

@@ -1,4 +1,4 @@
-package strategy
+package causal
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
 	"interleave.dev/rt/wire"
 )
 
@@ -264,8 +265,8 @@ func (m *MCR) thread(g int32) int32 {
 // Choose implements Strategy: along the plan, the goroutine of its next
 // step (and the case it recorded, at a select); past it, the goroutine
 // that is running, or the lowest.
-func (m *MCR) Choose(p *Point) int {
-	if p.Kind == Select {
+func (m *MCR) Choose(p *strategy.Point) int {
+	if p.Kind == strategy.Select {
 		c := 0
 		if m.curCase != noCase {
 			if i := p.Find(m.curCase); i >= 0 {
@@ -307,7 +308,7 @@ const tailLook = 64
 
 // followTail returns the option that follows the plan's tail: the
 // goroutine of the first step not done whose goroutine can run, or -1.
-func (m *MCR) followTail(p *Point) int {
+func (m *MCR) followTail(p *strategy.Point) int {
 	for m.tailAt < len(m.plan.Tail) && m.count[m.plan.Tail[m.tailAt].T] > m.plan.Tail[m.tailAt].N {
 		m.tailAt++
 	}
@@ -419,12 +420,12 @@ func glued(op event.Op) bool {
 }
 
 // Value implements Valuer.
-func (m *MCR) Value(index int, obj int32, mask, v uint64, k ValueKind) {
+func (m *MCR) Value(index int, obj int32, mask, v uint64, k strategy.ValueKind) {
 	if index >= len(m.raw) {
 		return
 	}
 	r := &m.raw[index]
-	if k == ValueWritten {
+	if k == strategy.ValueWritten {
 		for i := range r.acc {
 			if r.acc[i].Loc == obj {
 				r.acc[i].Write, r.acc[i].WV = true, v
@@ -440,12 +441,12 @@ func (m *MCR) Value(index int, obj int32, mask, v uint64, k ValueKind) {
 	// The memory before a write that does not read is kept (as RV, with
 	// Read false) until the trace is made, for the location's initial
 	// value.
-	r.acc = append(r.acc, wire.MCRMemAccess{Loc: obj, Mask: mask, Read: k == ValueRead, RV: v})
+	r.acc = append(r.acc, wire.MCRMemAccess{Loc: obj, Mask: mask, Read: k == strategy.ValueRead, RV: v})
 }
 
 // End implements Strategy: it asks the solver for the prefixes of the
 // new states the trace shows, and queues them.
-func (m *MCR) End(o Outcome) {
+func (m *MCR) End(o strategy.Outcome) {
 	if o.Finding {
 		return
 	}

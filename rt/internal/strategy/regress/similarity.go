@@ -1,10 +1,11 @@
-package strategy
+package regress
 
 import (
 	"fmt"
 	"strconv"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
 )
 
 // Similarity of events across program versions, after RegressionMaple
@@ -107,7 +108,7 @@ type Pos struct{ Line, Col int }
 // Need returns the tightest window and distance at which an event of
 // operation op at pos with context c is similar to s; ok is false when
 // the operations differ.
-func (s *SigEvent) Need(op event.Op, pos Pos, c *Context) (w, d int, ok bool) {
+func (s *SigEvent) Need(op event.Op, pos Pos, c *strategy.Context) (w, d int, ok bool) {
 	if op != s.Op {
 		return 0, 0, false
 	}
@@ -130,7 +131,7 @@ func (s *SigEvent) Need(op event.Op, pos Pos, c *Context) (w, d int, ok bool) {
 }
 
 // Similar reports whether the event is similar to s at level l.
-func (s *SigEvent) Similar(op event.Op, pos Pos, c *Context, l Level) bool {
+func (s *SigEvent) Similar(op event.Op, pos Pos, c *strategy.Context, l Level) bool {
 	w, d, ok := s.Need(op, pos, c)
 	return ok && l.covers(w, d)
 }

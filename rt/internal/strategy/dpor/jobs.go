@@ -1,9 +1,10 @@
-package strategy
+package dpor
 
 import (
 	"sort"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
 )
 
 // Splitting a dpor search between processes. Unlike a dfs tree, dpor's
@@ -24,7 +25,7 @@ import (
 // process runs which job, nor on how many there are.
 //
 //   - The skeleton is the top of the tree: the choice points of the
-//     first Floor levels, kept by the search (DPORTree). The rest is
+//     first Floor levels, kept by the search (Tree). The rest is
 //     explored inside jobs.
 //   - A job explores one option of one skeleton node: its execution
 //     replays the path to the node, takes the option (following its
@@ -59,13 +60,13 @@ import (
 // percent (TestSplitDPOR); a deeper execution is explored below the
 // floor by its job.
 
-// DPORFloor is the depth (in choice points) of the skeleton of a split
+// Floor is the depth (in choice points) of the skeleton of a split
 // dpor search.
-const DPORFloor = 48
+const Floor = 48
 
-// A DPORJob is an option of a skeleton node of a split dpor search, and
+// A Job is an option of a skeleton node of a split dpor search, and
 // the wakeup subtree that option follows.
-type DPORJob struct {
+type Job struct {
 	Round, Index int // the round, and the job's place in it
 	Floor        int32
 	node         *cnode // the skeleton's node (nil for the first job)
@@ -75,7 +76,7 @@ type DPORJob struct {
 
 // chain returns the nodes from the root to the job's node, and the
 // options the path takes at each (the job's at its node).
-func (j *DPORJob) chain() ([]*cnode, []int) {
+func (j *Job) chain() ([]*cnode, []int) {
 	var xs []*cnode
 	var chosen []int
 	for x, at := j.node, j.opt; x != nil; x, at = x.parent, x.at {
@@ -88,11 +89,11 @@ func (j *DPORJob) chain() ([]*cnode, []int) {
 	return xs, chosen
 }
 
-// DPORResult is what exploring a DPORJob gave: its executions, whether
+// Result is what exploring a Job gave: its executions, whether
 // the last found something, the skeleton nodes it created, the first
 // transition of its option, and the races it returned.
-type DPORResult struct {
-	Job        *DPORJob
+type Result struct {
+	Job        *Job
 	Executions int
 	Finding    bool
 	Ended      bool // it ran to its end (else stopped, or found)
@@ -118,22 +119,22 @@ type dporRace struct {
 	G    int32
 }
 
-// DPORJobs hands out the jobs of a dpor search split into rounds and
+// Jobs hands out the jobs of a dpor search split into rounds and
 // takes their results. Next may wait for a job; false: none is left for
 // this process.
-type DPORJobs interface {
-	Next() (*DPORJob, bool)
+type Jobs interface {
+	Next() (*Job, bool)
 	// Between is called before each execution of the current job but
 	// the first, with the executions it ran: Go on, or Stop it.
-	Between(ran int) Action
-	Done(r *DPORResult)
+	Between(ran int) strategy.Action
+	Done(r *Result)
 }
 
-// NewDPORJobs returns dpor (with wakeup trees if optimal, source sets
+// NewJobs returns dpor (with wakeup trees if optimal, source sets
 // otherwise; bounded to bound preemptions if not negative) exploring the
 // jobs jobs hands out.
-func NewDPORJobs(jobs DPORJobs, optimal bool, bound, maxDepth int) *DPOR {
-	s := NewDPOR(maxDepth)
+func NewJobs(jobs Jobs, optimal bool, bound, maxDepth int) *DPOR {
+	s := NewSource(maxDepth)
 	s.optimal, s.jobs, s.bound = optimal, jobs, bound
 	return s
 }
@@ -158,7 +159,7 @@ func (s *DPOR) export(r dporRace) { s.exports = append(s.exports, r) }
 // job's path, the same in its executions) or in w.
 func (s *DPOR) firstRace(d int32, w *wseq) bool {
 	h := uint64(14695981039346656037)
-	mixIn := func(x uint64) { h = mix64(h ^ x) }
+	mixIn := func(x uint64) { h = strategy.Mix64(h ^ x) }
 	mixIn(uint64(d))
 	for i, st := range w.v {
 		mixIn(uint64(st.g) | b2u(w.beforeLast[i])<<32)
@@ -194,7 +195,7 @@ func (s *DPOR) beginJob() bool {
 		if broken {
 			s.inexact = true
 		}
-		if !broken && s.jobs.Between(s.ran) == Go {
+		if !broken && s.jobs.Between(s.ran) == strategy.Go {
 			if s.backtrackFrom(int(s.floor)) {
 				return true
 			}
@@ -213,7 +214,7 @@ func (s *DPOR) beginJob() bool {
 }
 
 // startJob begins to explore job j.
-func (s *DPOR) startJob(j *DPORJob) {
+func (s *DPOR) startJob(j *Job) {
 	s.job, s.ran, s.exports, s.firstLen = j, 0, nil, 0
 	clear(s.exported)
 	s.cut, s.inexact = false, false
@@ -252,7 +253,7 @@ func (s *DPOR) Abandon() {
 
 // endJob reports the current job's result.
 func (s *DPOR) endJob(finding, ended bool) {
-	r := &DPORResult{
+	r := &Result{
 		Job: s.job, Executions: s.ran, Finding: finding, Ended: ended,
 		Incomplete: s.cut || s.inexact, SleepBlocked: s.SleepBlocked, Diverged: s.Diverged,
 		races: s.exports, leaf: s.firstLen < s.floor,
@@ -269,7 +270,7 @@ func (s *DPOR) endJob(finding, ended bool) {
 	s.jobs.Done(r)
 }
 
-// cnode is a node of the skeleton kept by DPORTree.
+// cnode is a node of the skeleton kept by Tree.
 type cnode struct {
 	n      dnode
 	kids   []*cnode // the node each option leads to, in the skeleton
@@ -291,9 +292,9 @@ type cnode struct {
 	busy bool // its subtree has work left (mark)
 }
 
-// DPORTree is the skeleton of a split dpor search, and its rounds: it
+// Tree is the skeleton of a split dpor search, and its rounds: it
 // makes each round's jobs and merges their results.
-type DPORTree struct {
+type Tree struct {
 	optimal bool
 	bound   int // preemptions at most (-1: none)
 	dropped bool
@@ -304,31 +305,31 @@ type DPORTree struct {
 	scratch *DPOR
 }
 
-// NewDPORTree returns the skeleton of a search with wakeup trees
+// NewTree returns the skeleton of a search with wakeup trees
 // (optimal) or source sets, bounded to bound preemptions (source sets;
 // negative: none).
-func NewDPORTree(optimal bool, bound int) *DPORTree {
-	sc := NewDPOR(0)
+func NewTree(optimal bool, bound int) *Tree {
+	sc := NewSource(0)
 	sc.optimal, sc.bound = optimal, bound
-	return &DPORTree{optimal: optimal, bound: bound, floor: DPORFloor, scratch: sc}
+	return &Tree{optimal: optimal, bound: bound, floor: Floor, scratch: sc}
 }
 
 // Dropped reports whether an option beyond the bound of preemptions was
 // left out.
-func (t *DPORTree) Dropped() bool { return t.dropped }
+func (t *Tree) Dropped() bool { return t.dropped }
 
 // Round returns the jobs of the next round, in their order (none: the
 // search is over).
-func (t *DPORTree) Round() []*DPORJob {
-	var jobs []*DPORJob
+func (t *Tree) Round() []*Job {
+	var jobs []*Job
 	if !t.first {
 		t.first = true
-		jobs = append(jobs, &DPORJob{Floor: t.floor})
+		jobs = append(jobs, &Job{Floor: t.floor})
 	} else if t.root != nil {
 		t.walk(t.root, func(c *cnode) {
 			if k := t.supplement(c); k >= 0 {
 				// The option again, following what was inserted after it.
-				jobs = append(jobs, &DPORJob{Floor: t.floor, node: c, opt: k, sub: c.supp[k]})
+				jobs = append(jobs, &Job{Floor: t.floor, node: c, opt: k, sub: c.supp[k]})
 				c.supp[k] = nil
 			} else if k := t.pending(&c.n); k >= 0 {
 				c.n.start(k)
@@ -336,7 +337,7 @@ func (t *DPORTree) Round() []*DPORJob {
 				if c.n.sub != nil {
 					sub = c.n.sub[k]
 				}
-				jobs = append(jobs, &DPORJob{Floor: t.floor, node: c, opt: k, sub: sub})
+				jobs = append(jobs, &Job{Floor: t.floor, node: c, opt: k, sub: sub})
 			}
 		})
 	}
@@ -348,7 +349,7 @@ func (t *DPORTree) Round() []*DPORJob {
 }
 
 // walk visits the skeleton depth first, a node before its subtrees.
-func (t *DPORTree) walk(c *cnode, f func(*cnode)) {
+func (t *Tree) walk(c *cnode, f func(*cnode)) {
 	f(c)
 	for _, k := range c.kids {
 		if k != nil {
@@ -362,9 +363,9 @@ func (t *DPORTree) walk(c *cnode, f func(*cnode)) {
 
 // pending returns the option a round explores from n next, as dpor's
 // Begin chooses it, or -1.
-func (t *DPORTree) pending(n *dnode) int {
+func (t *Tree) pending(n *dnode) int {
 	ok := func(k int) bool {
-		return n.backtrack[k] && !n.done[k] && !(n.kind == Thread && asleep(n.sleep, n.gs[k]))
+		return n.backtrack[k] && !n.done[k] && !(n.kind == strategy.Thread && asleep(n.sleep, n.gs[k]))
 	}
 	if t.optimal {
 		for _, k := range n.order {
@@ -389,7 +390,7 @@ func (t *DPORTree) pending(n *dnode) int {
 
 // supplement returns the first option of c with sequences to explore
 // after it again, or -1.
-func (t *DPORTree) supplement(c *cnode) int {
+func (t *Tree) supplement(c *cnode) int {
 	for _, k := range c.n.order {
 		if k < len(c.supp) && c.supp[k] != nil {
 			return k
@@ -402,7 +403,7 @@ func (t *DPORTree) supplement(c *cnode) int {
 // The jobs' nodes are attached before any race is reversed, so that a
 // race that goes below an option another job of the round explored finds
 // what that job explored.
-func (t *DPORTree) Merge(results []*DPORResult) {
+func (t *Tree) Merge(results []*Result) {
 	for _, r := range results {
 		j := r.Job
 		c, k := j.node, -1
@@ -439,7 +440,7 @@ func (t *DPORTree) Merge(results []*DPORResult) {
 // (or at the root), and returns the last node of the chain and the
 // option the job took there. A supplement's chain below an option that
 // has its node already is a subtree of its own (alt).
-func (t *DPORTree) attach(c *cnode, k int, created []dnode) (*cnode, int) {
+func (t *Tree) attach(c *cnode, k int, created []dnode) (*cnode, int) {
 	for _, n := range created {
 		x := &cnode{n: n, kids: make([]*cnode, len(n.done)), parent: c, at: k}
 		switch {
@@ -458,7 +459,7 @@ func (t *DPORTree) attach(c *cnode, k int, created []dnode) (*cnode, int) {
 // reverse reverses a race a job returned, at the node of its path: xs
 // are the path's nodes, as the skeleton has them now, and chosen the
 // options it takes.
-func (t *DPORTree) reverse(xs []*cnode, chosen []int, rc dporRace) {
+func (t *Tree) reverse(xs []*cnode, chosen []int, rc dporRace) {
 	if rc.W != nil {
 		t.insert(xs[rc.Node], chosen[rc.Node], rc.W)
 		return
@@ -489,7 +490,7 @@ func (t *DPORTree) reverse(xs []*cnode, chosen []int, rc dporRace) {
 // explored from c before chosen, is a weak initial of w, it goes below
 // the first option (pending, or explored since chosen was) that is one,
 // or becomes a new branch.
-func (t *DPORTree) insert(c *cnode, chosen int, w *wseq) {
+func (t *Tree) insert(c *cnode, chosen int, w *wseq) {
 	if !coveredBefore(&c.n, chosen, w) {
 		t.descend(c, chosen, w)
 	}
@@ -522,7 +523,7 @@ func coveredBefore(n *dnode, chosen int, w *wseq) bool {
 // its subtree the options of the node it leads to: the insertion goes on
 // there, as it would have gone on in the subtree. Where the skeleton has
 // no such node, the option gets w's rest as a supplement.
-func (t *DPORTree) descend(c *cnode, skip int, w *wseq) {
+func (t *Tree) descend(c *cnode, skip int, w *wseq) {
 	n := &c.n
 	for _, k := range n.order {
 		if k == skip || skip >= 0 && n.done[k] && n.rank[k] < n.rank[skip] {
@@ -537,7 +538,7 @@ func (t *DPORTree) descend(c *cnode, skip int, w *wseq) {
 				w.rm[i] = true
 			}
 			switch kid := c.kids[k]; {
-			case kid != nil && kid.n.kind == Thread:
+			case kid != nil && kid.n.kind == strategy.Thread:
 				t.descend(kid, -1, w)
 			case kid == nil && k < len(c.end) && c.end[k]:
 				// Nothing to choose after it: what is left of w runs
@@ -565,7 +566,7 @@ func (t *DPORTree) descend(c *cnode, skip int, w *wseq) {
 
 // supplementAt has option k of c, explored already, explored again
 // followed by what is left of w.
-func (t *DPORTree) supplementAt(c *cnode, k int, w *wseq) {
+func (t *Tree) supplementAt(c *cnode, k int, w *wseq) {
 	left := false
 	for _, rm := range w.rm {
 		left = left || !rm
@@ -589,7 +590,7 @@ func (t *DPORTree) supplementAt(c *cnode, k int, w *wseq) {
 // below every option, when it came from above), so the subtree of
 // option q of c is kept while it has work left, or an option explored
 // from c before q has, or an insertion may come from above (reach).
-func (t *DPORTree) prune(c *cnode, reach bool) {
+func (t *Tree) prune(c *cnode, reach bool) {
 	busy := map[int]bool{}
 	for k, kid := range c.kids {
 		busy[k] = kid != nil && kid.busy
@@ -626,7 +627,7 @@ func (t *DPORTree) prune(c *cnode, reach bool) {
 
 // mark notes in every node whether its subtree has work left: an option
 // to explore, or a supplement.
-func (t *DPORTree) mark(c *cnode) bool {
+func (t *Tree) mark(c *cnode) bool {
 	c.busy = t.pending(&c.n) >= 0 || t.supplement(c) >= 0
 	for _, k := range c.kids {
 		if k != nil && t.mark(k) {
@@ -647,15 +648,15 @@ func (t *DPORTree) mark(c *cnode) bool {
 // out explore too. Shuffle, when set (tests), runs the jobs of a round
 // in another order: the merge still takes their results in theirs.
 type LocalRounds struct {
-	Tree    *DPORTree
+	Tree    *Tree
 	Limit   int // executions at most
-	Shuffle func(jobs []*DPORJob)
+	Shuffle func(jobs []*Job)
 	// Encode (tests) has every result encoded and decoded before the
 	// merge, as it travels between processes.
 	Encode bool
 
-	queue   []*DPORJob
-	results []*DPORResult
+	queue   []*Job
+	results []*Result
 	ran     int // executions of the jobs that ended
 
 	// Jobs and Rounds count the jobs and rounds run; SleepBlocked and
@@ -669,11 +670,11 @@ type LocalRounds struct {
 // (optimal) or source sets, bounded to bound preemptions (negative:
 // none), run in this process, limit executions at most.
 func NewLocalRounds(optimal bool, bound, limit int) *LocalRounds {
-	return &LocalRounds{Tree: NewDPORTree(optimal, bound), Limit: limit}
+	return &LocalRounds{Tree: NewTree(optimal, bound), Limit: limit}
 }
 
-// Next implements DPORJobs.
-func (l *LocalRounds) Next() (*DPORJob, bool) {
+// Next implements Jobs.
+func (l *LocalRounds) Next() (*Job, bool) {
 	if l.ran >= l.Limit {
 		l.over = true // the jobs left come past the search's end
 		return nil, false
@@ -701,21 +702,21 @@ func (l *LocalRounds) Next() (*DPORJob, bool) {
 	return j, true
 }
 
-// Between implements DPORJobs.
-func (l *LocalRounds) Between(ran int) Action {
+// Between implements Jobs.
+func (l *LocalRounds) Between(ran int) strategy.Action {
 	if l.ran+ran >= l.Limit {
-		return Stop
+		return strategy.Stop
 	}
-	return Go
+	return strategy.Go
 }
 
-// Done implements DPORJobs.
-func (l *LocalRounds) Done(r *DPORResult) {
+// Done implements Jobs.
+func (l *LocalRounds) Done(r *Result) {
 	if l.Encode {
 		b, _ := r.MarshalBinary()
 		job := r.Job
 		var err error
-		if r, err = UnmarshalDPORResult(b, func(int, int) *DPORJob { return job }); err != nil {
+		if r, err = UnmarshalResult(b, func(int, int) *Job { return job }); err != nil {
 			panic(err)
 		}
 	}

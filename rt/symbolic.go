@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"interleave.dev/rt/internal/sched"
-	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/causal"
 	"interleave.dev/rt/wire"
 )
 
@@ -51,12 +51,12 @@ import (
 
 // symbolic returns the running goroutine and strategy mpc, when both are
 // (sched.Config.Symbolic).
-func symbolic() (*sched.G, *strategy.MPC) {
+func symbolic() (*sched.G, *causal.MPC) {
 	g := cur()
 	if g == nil {
 		return nil, nil
 	}
-	m, _ := g.Iteration().Symbolic().(*strategy.MPC)
+	m, _ := g.Iteration().Symbolic().(*causal.MPC)
 	if m == nil {
 		return nil, nil
 	}
@@ -375,7 +375,7 @@ func first(ts []wire.MPCTerm) wire.MPCTerm {
 
 // parseArgs parses the terms of SymCall, "_" for an untracked one; sym
 // says which are known. A term that cannot be resolved is not known.
-func parseArgs(syms string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC) ([]wire.MPCTerm, []bool) {
+func parseArgs(syms string, vals []int64, ptrs []any, g *sched.G, m *causal.MPC) ([]wire.MPCTerm, []bool) {
 	p := newParser(syms, vals, ptrs, g, m, 0)
 	var args []wire.MPCTerm
 	var sym []bool
@@ -421,7 +421,7 @@ type termParser struct {
 	nval int
 	ptrs []any
 	g    *sched.G
-	m    *strategy.MPC
+	m    *causal.MPC
 	site uint32 // of the branches that byte reads are
 	// unresolved says that a term failed because a leaf has no value: a
 	// call's result that was not made or was taken already.
@@ -432,7 +432,7 @@ type termParser struct {
 // more).
 const maxVals = 16
 
-func newParser(sym string, vals []int64, ptrs []any, g *sched.G, m *strategy.MPC, site uint32) termParser {
+func newParser(sym string, vals []int64, ptrs []any, g *sched.G, m *causal.MPC, site uint32) termParser {
 	p := termParser{toks: tokenize(sym), ptrs: ptrs, g: g, m: m, site: site}
 	if len(vals) > maxVals {
 		p.toks = []string{"("} // malformed: no term

@@ -1,9 +1,13 @@
-package strategy
+package hapset
 
 import (
+	"fmt"
 	"runtime"
+	"strings"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/dpor"
 )
 
 // HaPSet is the HaPSet-guided systematic search of Wang, Said and Gupta,
@@ -22,7 +26,7 @@ import (
 // learning), and they persist between explorations (HaPSets.Save).
 //
 // The search is dpor, or dpor bounded to K preemptions (section 4,
-// Algorithm 4, on the backtracking of DPOR or of preemption bounding,
+// Algorithm 4, on the backtracking of dpor.DPOR or of preemption bounding,
 // whose backtrack points are races in the paper's framework too): where
 // it would make a goroutine's next step t run before an earlier
 // transition e1 that it races with (a backtrack point), it does so only
@@ -36,8 +40,8 @@ import (
 // Complete is false even when the guided search runs out, and Summary
 // says what was covered.
 type HaPSet struct {
-	search   *DPOR
-	learn    *Random
+	search   *dpor.DPOR
+	learn    *strategy.Random
 	learnN   int // learning runs left
 	learning bool
 	store    *HaPSets
@@ -83,25 +87,25 @@ const (
 	maxCtxs    = 1 << 16
 )
 
-// DefaultHaPSetK is the call sites a statement includes by default.
-const DefaultHaPSetK = 1
+// DefaultK is the call sites a statement includes by default.
+const DefaultK = 1
 
-// DefaultHaPSetLearn is the random runs learned from before the search
+// DefaultLearn is the random runs learned from before the search
 // when nothing was learned before.
-const DefaultHaPSetLearn = 10
+const DefaultLearn = 10
 
 // NewHaPSet returns the guided search over search (dpor, bounded or not),
 // with HaPSets store, statements of k call sites and learn random runs
 // first when the store is empty. siteKey names a site in terms that
 // survive a rebuild (its file, line and column).
-func NewHaPSet(search *DPOR, store *HaPSets, k, learn int, seed int64, siteKey func(uint32) uint64) *HaPSet {
-	s := &HaPSet{search: search, store: store, k: k, siteKey: siteKey, learn: NewRandom(seed),
-		objs: map[int32]*objAccess{}, fresh: map[[2]uint64]struct{}{}, ctxs: map[uintptr]uint64{}, hidden: hiddenFrame,
+func NewHaPSet(search *dpor.DPOR, store *HaPSets, k, learn int, seed int64, siteKey func(uint32) uint64) *HaPSet {
+	s := &HaPSet{search: search, store: store, k: k, siteKey: siteKey, learn: strategy.NewRandom(seed),
+		objs: map[int32]*objAccess{}, fresh: map[[2]uint64]struct{}{}, ctxs: map[uintptr]uint64{}, hidden: strategy.HiddenFrame,
 		siteKeys: map[uint32]uint64{}}
 	if store.Len() == 0 {
 		s.learnN = learn
 	}
-	search.guide = s.guideRace
+	search.Guide(s.guideRace)
 	if k > 0 {
 		s.pcs = make([]uintptr, 64)
 	}
@@ -127,7 +131,7 @@ func (s *HaPSet) Begin() bool {
 }
 
 // Choose implements Strategy.
-func (s *HaPSet) Choose(p *Point) int {
+func (s *HaPSet) Choose(p *strategy.Point) int {
 	if s.learning {
 		return s.learn.Choose(p)
 	}
@@ -136,7 +140,7 @@ func (s *HaPSet) Choose(p *Point) int {
 
 // End implements Strategy: a run without a finding is a good run, whose
 // pairs join the HaPSets.
-func (s *HaPSet) End(o Outcome) {
+func (s *HaPSet) End(o strategy.Outcome) {
 	if !s.learning {
 		s.search.End(o)
 	}
@@ -200,7 +204,7 @@ func (s *HaPSet) stmtOf(ev event.Event) uint64 {
 func (s *HaPSet) site(site uint32) uint64 {
 	h, ok := s.siteKeys[site]
 	if !ok {
-		h = mix64(s.siteKey(site))
+		h = strategy.Mix64(s.siteKey(site))
 		if len(s.siteKeys) < maxCtxs {
 			s.siteKeys[site] = h
 		}
@@ -348,7 +352,7 @@ func (s *HaPSet) stmt(site uint32) uint64 {
 			own = true // the frame of the statement itself: the site says it
 			continue
 		}
-		h = mix64(h ^ v)
+		h = strategy.Mix64(h ^ v)
 		if found++; found == s.k {
 			break
 		}
@@ -364,7 +368,7 @@ func frameKey(pc uintptr, hidden func(string) bool) uint64 {
 		return 0
 	}
 	_, line := f.FileLine(pc - 1)
-	return mix64(hashString(ShortFuncName(f.Name())) ^ uint64(line))
+	return strategy.Mix64(hashString(strategy.ShortFuncName(f.Name())) ^ uint64(line))
 }
 
 // hashString is FNV-1a.
@@ -376,3 +380,25 @@ func hashString(s string) uint64 {
 	}
 	return h
 }
+
+// Summary says what the search covered, for go test -v
+// (strategy.Summarizer).
+func (hs *HaPSet) Summary() string {
+	store := hs.store
+	var b strings.Builder
+	fmt.Fprintf(&b, "HaPSets: %d entries covered, %d new in this run", store.Len(), store.New())
+	if hs.Learning > 0 {
+		fmt.Fprintf(&b, " (%d random runs learned from first)", hs.Learning)
+	}
+	fmt.Fprintf(&b, "; %d reorderings skipped as covered", hs.Pruned)
+	if hs.Exhausted() {
+		b.WriteString("; no uncovered ordering left to try")
+	}
+	if store.Full() {
+		b.WriteString("; the store is full, nothing more is learned")
+	}
+	return b.String()
+}
+
+// Store returns the HaPSets the search learns into.
+func (hs *HaPSet) Store() *HaPSets { return hs.store }

@@ -1,4 +1,4 @@
-package strategy
+package causal
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
 	"interleave.dev/rt/wire"
 )
 
@@ -232,7 +233,7 @@ func (p *MPC) Begin() bool {
 
 // Value implements Valuer: it also keeps each goroutine's last read and
 // write of each location.
-func (p *MPC) Value(index int, obj int32, mask, v uint64, k ValueKind) {
+func (p *MPC) Value(index int, obj int32, mask, v uint64, k strategy.ValueKind) {
 	p.MCR.Value(index, obj, mask, v, k)
 	if index >= len(p.raw) {
 		return
@@ -248,10 +249,10 @@ func (p *MPC) Value(index int, obj int32, mask, v uint64, k ValueKind) {
 		return
 	}
 	g := r.ev.G
-	if k == ValueRead {
+	if k == strategy.ValueRead {
 		note(p.lastRead, g, obj, accRef{int32(index), j})
 	}
-	if k != ValueRead || r.ev.Op == event.OpWrite { // an update reads first
+	if k != strategy.ValueRead || r.ev.Op == event.OpWrite { // an update reads first
 		note(p.lastW, g, obj, accRef{int32(index), j})
 	}
 }
@@ -353,7 +354,7 @@ func (p *MPC) Concrete() {
 
 // End implements Strategy: it splits the run's path against its prefix,
 // solves the new prefixes, and queues those the trace satisfies.
-func (p *MPC) End(o Outcome) {
+func (p *MPC) End(o strategy.Outcome) {
 	if o.Finding || p.failed != nil {
 		p.collect(true)
 		return

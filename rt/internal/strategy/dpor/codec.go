@@ -1,4 +1,4 @@
-package strategy
+package dpor
 
 import (
 	"encoding/binary"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
 )
 
 // The results of a split dpor search's jobs (dporsplit.go) travel
@@ -16,7 +17,7 @@ import (
 // programs takes about a kilobyte.
 
 // MarshalBinary encodes r (its job is told by its round and index).
-func (r *DPORResult) MarshalBinary() ([]byte, error) {
+func (r *Result) MarshalBinary() ([]byte, error) {
 	var e enc
 	e.int(r.Job.Round)
 	e.int(r.Job.Index)
@@ -42,12 +43,12 @@ func (r *DPORResult) MarshalBinary() ([]byte, error) {
 	return e.b, nil
 }
 
-// UnmarshalDPORResult decodes a result encoded by MarshalBinary; job
+// UnmarshalResult decodes a result encoded by MarshalBinary; job
 // returns the job of a round and index (nil: unknown).
-func UnmarshalDPORResult(b []byte, job func(round, index int) *DPORJob) (*DPORResult, error) {
+func UnmarshalResult(b []byte, job func(round, index int) *Job) (*Result, error) {
 	d := dec{b: b}
 	round, index := d.int(), d.int()
-	r := &DPORResult{Job: job(round, index)}
+	r := &Result{Job: job(round, index)}
 	if d.err == nil && r.Job == nil {
 		return nil, fmt.Errorf("the result of job %d.%d, which this process does not know", round, index)
 	}
@@ -318,7 +319,7 @@ func (d *dec) events() []event.Event {
 }
 
 func (d *dec) node() dnode {
-	n := dnode{kind: Kind(d.int()), gs: d.int32s(), chosen: d.int(), backtrack: d.boolSlice(), done: d.boolSlice()}
+	n := dnode{kind: strategy.Kind(d.int()), gs: d.int32s(), chosen: d.int(), backtrack: d.boolSlice(), done: d.boolSlice()}
 	for k := d.count(); k > 0 && d.err == nil; k-- {
 		n.fps = append(n.fps, d.events())
 	}
@@ -333,7 +334,7 @@ func (d *dec) node() dnode {
 			n.sub[i] = d.wnode()
 		}
 	}
-	if d.err == nil && (len(n.backtrack) != len(n.done) || len(n.rank) != len(n.done) || n.kind == Thread && len(n.gs) != len(n.done) || n.chosen < 0 || n.chosen >= len(n.done)) {
+	if d.err == nil && (len(n.backtrack) != len(n.done) || len(n.rank) != len(n.done) || n.kind == strategy.Thread && len(n.gs) != len(n.done) || n.chosen < 0 || n.chosen >= len(n.done)) {
 		d.err = errors.New("inconsistent node")
 	}
 	return n

@@ -1,10 +1,12 @@
-package strategy
+package hapset
 
 import (
 	"strings"
 	"testing"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+	"interleave.dev/rt/internal/strategy/dpor"
 )
 
 // TestHaPSetLearning: a statement's HaPSet gets the last conflicting
@@ -13,7 +15,7 @@ import (
 // each other, and a run with a finding teaches nothing.
 func TestHaPSetLearning(t *testing.T) {
 	key := func(site uint32) uint64 { return uint64(site) }
-	st := func(site uint32) uint64 { return mix64(key(site)) }
+	st := func(site uint32) uint64 { return strategy.Mix64(key(site)) }
 	ev := func(g int32, op event.Op, obj int32, site uint32) event.Event {
 		return event.Event{G: g, Op: op, Obj: obj, Site: site}
 	}
@@ -23,10 +25,10 @@ func TestHaPSetLearning(t *testing.T) {
 			h.Pending(e)
 			h.Executed(e, i)
 		}
-		h.End(Outcome{Finding: finding})
+		h.End(strategy.Outcome{Finding: finding})
 	}
 	store := NewHaPSets()
-	h := NewHaPSet(NewDPOR(0), store, 0, 0, 1, key)
+	h := NewHaPSet(dpor.NewSource(0), store, 0, 0, 1, key)
 	run(h, false,
 		ev(1, event.OpWrite, -1, 1), // g1 writes x
 		ev(2, event.OpRead, -1, 2),  // g2 reads x: (1, 2)
@@ -63,7 +65,7 @@ func TestHaPSetLearning(t *testing.T) {
 func TestHaPSetGuidesRace(t *testing.T) {
 	key := func(site uint32) uint64 { return uint64(site) }
 	store := NewHaPSets()
-	h := NewHaPSet(NewDPOR(0), store, 0, 0, 1, key)
+	h := NewHaPSet(dpor.NewSource(0), store, 0, 0, 1, key)
 	h.Begin()
 	w := event.Event{G: 1, Op: event.OpWrite, Obj: -1, Site: 1}
 	h.Pending(w)
@@ -73,7 +75,7 @@ func TestHaPSetGuidesRace(t *testing.T) {
 	if !h.guideRace(1, r) {
 		t.Error("a new ordering was skipped")
 	}
-	store.add([2]uint64{mix64(2), mix64(1)}) // the read seen right before the write
+	store.add([2]uint64{strategy.Mix64(2), strategy.Mix64(1)}) // the read seen right before the write
 	if h.guideRace(1, r) || h.Pruned != 1 {
 		t.Errorf("a covered ordering was not skipped (pruned %d)", h.Pruned)
 	}
@@ -84,7 +86,7 @@ func TestHaPSetGuidesRace(t *testing.T) {
 func TestHaPSetContext(t *testing.T) {
 	key := func(site uint32) uint64 { return uint64(site) }
 	for _, k := range []int{0, 1} {
-		h := NewHaPSet(NewDPOR(0), NewHaPSets(), k, 0, 1, key)
+		h := NewHaPSet(dpor.NewSource(0), NewHaPSets(), k, 0, 1, key)
 		h.hidden = func(fn string) bool { return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.") }
 		a, b := ctxCallerA(h), ctxCallerB(h)
 		if (a != b) != (k > 0) {

@@ -1,4 +1,4 @@
-package strategy
+package hapset
 
 import (
 	"bufio"
