@@ -102,9 +102,7 @@ type Options struct {
 	// Workers is how many solver processes mpc splits the checks of one
 	// query between (default 1); the answers, and so the search, do not
 	// depend on it.
-	Workers   int
-	mcrSolver causal.MCRSolver // a solver in this process (tests)
-	mpcSolver causal.MPCSolver // the same, for mpc
+	Workers int
 	// MPC is strategy mpc's path exploration: "sound" (default) or
 	// "simple".
 	MPC string

@@ -85,17 +85,15 @@ func prepare(name string, opts *Options, body func()) (p *plan, err error) {
 	}()
 	switch spec.Solver {
 	case strategies.MCRSolver:
-		if setup.MCRSolver = opts.mcrSolver; setup.MCRSolver == nil {
-			s, err := startSolver(opts.Solver)
-			if err != nil {
-				return nil, err
-			}
-			setup.MCRSolver = s
-			p.stops = append(p.stops, s.Close)
+		s, err := startSolver(opts.Solver)
+		if err != nil {
+			return nil, err
 		}
+		setup.MCRSolver = s
+		p.stops = append(p.stops, s.Close)
 	case strategies.MPCSolver:
 		setup.Inputs, setup.Strings = opts.fuzz.inputs(), opts.fuzz.strings()
-		if setup.MPCSolver = opts.mpcSolver; setup.MPCSolver == nil && opts.mpcServe == nil { // a worker's search solves nothing
+		if opts.mpcServe == nil { // a worker's search solves nothing
 			s, err := newSolverPool(opts.Solver, opts.Workers)
 			if err != nil {
 				return nil, err
