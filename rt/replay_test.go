@@ -154,12 +154,18 @@ func TestLivelockBound(t *testing.T) {
 }
 
 func TestLeakReportNamesTheGoroutine(t *testing.T) {
-	rep, _ := rt.Explore("Leak", rt.Options{ScheduleDir: "-"}, func() {
+	leak := func() {
 		c := rt.MakeChan[int](0, 0)
 		rt.Go(func() { rt.Send(c, 1, 0) }, 0)
-	})
+	}
+	rep, _ := rt.Explore("Leak", rt.Options{LeaksAll: true, ScheduleDir: "-"}, leak)
 	if rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "goroutine 2: blocked in send on channel") {
 		t.Errorf("got %q:\n%s", rep.Kind, rep.Text)
+	}
+	// Without LeaksAll, a leak every schedule shows is a note.
+	rep, _ = rt.Explore("LeakNote", rt.Options{Schedules: 20, ScheduleDir: "-"}, leak)
+	if rep.Kind != "" || rep.Schedules != 20 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "never stops: blocked in send on channel") {
+		t.Errorf("got %q after %d schedules, notes %q", rep.Kind, rep.Schedules, rep.Notes)
 	}
 	rep, _ = rt.Explore("NoLeakCheck", rt.Options{NoLeaks: true, ScheduleDir: "-"}, func() {
 		c := rt.MakeChan[int](0, 0)

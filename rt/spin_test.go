@@ -180,7 +180,7 @@ func TestSpinningAfterTheTestIsALeak(t *testing.T) {
 	// A goroutine left spinning on a flag nobody will set once the test
 	// returned (ants' TestMaxBlockingSubmit leaves nine): the test is
 	// over, the goroutine outlives it, as goleak would say.
-	rep, err := rt.Explore("SpinAfter", rt.Options{Schedules: 3, ScheduleDir: "-"}, func() {
+	rep, err := rt.Explore("SpinAfter", rt.Options{Schedules: 3, LeaksAll: true, ScheduleDir: "-"}, func() {
 		var flag int32
 		rt.Go(func() {
 			for rt.AtomicLoadInt32(&flag, 0) == 0 {
@@ -231,8 +231,9 @@ func TestLiveGoroutinesAreBounded(t *testing.T) {
 }
 
 func TestBudgetBoundsAnIteration(t *testing.T) {
-	// A first schedule that outlasts the budget ends with a report, in
-	// time; a later one is dropped and the exploration passes.
+	// A first schedule that outlasts the budget ends in time, and the test
+	// is not explored (not a finding); a later one is dropped and the
+	// exploration passes.
 	start := time.Now()
 	rep, err := rt.Explore("Spawner", rt.Options{Budget: 300 * time.Millisecond, MaxSteps: 1 << 40, ScheduleDir: "-"}, func() {
 		var n int
@@ -244,8 +245,8 @@ func TestBudgetBoundsAnIteration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-budget raises it") {
-		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	if rep.Kind != "" || !strings.Contains(rep.NotExplored, "still running when the budget of 300ms ran out") || !strings.Contains(rep.NotExplored, "-budget raises it") {
+		t.Fatalf("%s: %s; not explored: %q", rep.Kind, rep.Message, rep.NotExplored)
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("the exploration took %v with a budget of 300ms", d)

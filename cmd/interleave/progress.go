@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"interleave.dev/internal/driver"
+	"interleave.dev/rt/wire"
 )
 
 // isTerminal reports whether w is a terminal. It is a variable so that
@@ -151,3 +152,28 @@ func (j *jsonProgress) Update(p driver.TestProgress) {
 
 // Clear implements driver.ProgressSink: events stay.
 func (j *jsonProgress) Clear() {}
+
+// noteEvent is the -json event of the action "note": what the exploration
+// of a test noticed that is not a finding (a goroutine that never stops),
+// in the shape of go test's output events.
+type noteEvent struct {
+	Time    time.Time
+	Action  string
+	Package string
+	Test    string
+	Output  string
+}
+
+// writeNotes writes the notes of the results as -json events, after go
+// test's.
+func writeNotes(w io.Writer, results []wire.Result, now time.Time) {
+	for _, r := range results {
+		for _, n := range r.Notes {
+			b, err := json.Marshal(noteEvent{Time: now, Action: "note", Package: r.Package, Test: r.Test, Output: n + "\n"})
+			if err != nil {
+				panic(err) // a noteEvent always marshals
+			}
+			w.Write(append(b, '\n'))
+		}
+	}
+}

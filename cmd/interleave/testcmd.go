@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,7 +70,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		seed       int64
 		budget     time.Duration
 		race       bool
-		leaks      bool
+		leaks      = leaksFlag{on: true}
 		steps      int
 		pctDepth   int
 		preempt    int
@@ -96,7 +97,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&seed, "seed", 0, "seed")
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
 	fs.BoolVar(&race, "race", true, "detect data races")
-	fs.BoolVar(&leaks, "leaks", true, "report leaked goroutines")
+	fs.Var(&leaks, "leaks", "report leaked goroutines: true, false or all")
 	fs.BoolVar(&reduce, "reduce", false, "no scheduling points at plain memory accesses")
 	fs.IntVar(&steps, "steps", 0, "scheduling points per schedule")
 	fs.IntVar(&pctDepth, "pct-depth", 0, "bug depth of pct")
@@ -179,7 +180,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Seed:        seed,
 		Budget:      wire.Duration(budget),
 		NoRace:      !race,
-		NoLeaks:     !leaks,
+		NoLeaks:     !leaks.on,
+		LeaksAll:    leaks.all,
 		Reduce:      reduce,
 		MaxSteps:    steps,
 		PCTDepth:    pctDepth,
@@ -205,8 +207,43 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts.Progress = progressSink(common.goFlags, stdout, stderr)
 	out, err := driver.Test(ctx, opts)
 	keepSignatures(out, stderr)
+	if out != nil && goFlagSet(common.goFlags, "json") {
+		writeNotes(stdout, out.Results, time.Now())
+	}
 	return finish(out, err, stderr)
 }
+
+// leaksFlag is -leaks: true (the default) reports a goroutine left
+// blocked when it depends on the interleaving and notes one that every
+// schedule leaves; all reports both; false neither.
+type leaksFlag struct{ on, all bool }
+
+func (l *leaksFlag) String() string {
+	switch {
+	case l == nil || l.on && !l.all:
+		return "true"
+	case l.all:
+		return "all"
+	}
+	return "false"
+}
+
+func (l *leaksFlag) Set(v string) error {
+	switch v {
+	case "all":
+		l.on, l.all = true, true
+		return nil
+	}
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("want true, false or all")
+	}
+	l.on, l.all = on, false
+	return nil
+}
+
+// IsBoolFlag lets -leaks stand alone, as -leaks=true.
+func (l *leaksFlag) IsBoolFlag() bool { return true }
 
 // sharding returns the strategies that split between shards.
 func sharding() []string {

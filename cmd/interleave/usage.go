@@ -69,8 +69,10 @@ The following flags are recognized by interleave test:
 	-race
 	    Detect data races, happens-before (default true; interleave's
 	    detector, not go test -race).
-	-leaks
-	    Report goroutines left blocked (default true).
+	-leaks true|false|all
+	    Report goroutines left blocked when it depends on the interleaving
+	    (true, the default); one that every schedule leaves is a note
+	    (under -v and -json), not a failure. all reports both.
 	-reduce
 	    No scheduling points at plain memory accesses, only at
 	    synchronization; a data race is still reported. Needs -race.

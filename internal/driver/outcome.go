@@ -26,6 +26,8 @@ type Outcome struct {
 	// Instrumented and Cached count the units (package variants)
 	// instrumented in this run and found in the cache.
 	Instrumented, Cached int
+	// TimedOut are the test binaries go test's -timeout ended.
+	TimedOut []TimedOut
 }
 
 // ExitCode maps the outcome to the command's exit status.
@@ -48,14 +50,30 @@ func (o *Outcome) ExitCode() int {
 // WriteSummary writes a one-line summary of the explored tests to w, if the
 // test binaries reported any.
 func (o *Outcome) WriteSummary(w io.Writer) {
+	for _, t := range o.TimedOut {
+		running := "no test named as running"
+		if len(t.Tests) > 0 {
+			running = strings.Join(t.Tests, ", ") + " running"
+		}
+		pkg := t.Package
+		if pkg == "" {
+			pkg = "a test binary"
+		}
+		fmt.Fprintf(w, "interleave: go test's -timeout (%s) ended %s with %s: not explored to its end; -timeout raises it (-budget bounds each test's exploration)\n", t.After, pkg, running)
+	}
 	if len(o.Results) == 0 {
 		return
 	}
 	var pass, findings, skips, diverged, unrepeatable, other, schedules, exhausted int
 	var predicted, confirmed int // the active strategy's predictions
 	var unknown int              // strategy mcr's solver queries that gave up
+	var noted int                // tests with goroutines that never stop
+	var notExplored []string     // tests whose first schedule outlived -budget
 	for _, r := range o.Results {
 		schedules += r.Schedules
+		if len(r.Notes) > 0 {
+			noted++
+		}
 		if r.MCR != nil {
 			unknown += r.MCR.Unknown
 		}
@@ -79,6 +97,8 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 			diverged++
 		case wire.OutcomeUnrepeatable:
 			unrepeatable++
+		case wire.OutcomeNotExplored:
+			notExplored = append(notExplored, r.Test)
 		default:
 			other++
 		}
@@ -99,8 +119,14 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	if unrepeatable > 0 {
 		parts = append(parts, fmt.Sprintf("%d not safe to run twice in one process", unrepeatable))
 	}
+	if len(notExplored) > 0 {
+		parts = append(parts, fmt.Sprintf("%d not explored, one schedule taking longer than -budget (%s)", len(notExplored), strings.Join(notExplored, ", ")))
+	}
 	if other > 0 {
-		parts = append(parts, fmt.Sprintf("%d not explored", other))
+		parts = append(parts, fmt.Sprintf("%d could not be explored", other))
+	}
+	if noted > 0 {
+		parts = append(parts, fmt.Sprintf("%d leaving goroutines that never stop on any schedule (notes under -v; -leaks=all fails them)", noted))
 	}
 	if predicted > 0 {
 		parts = append(parts, fmt.Sprintf("%s, %d confirmed", plural(predicted, "prediction"), confirmed))

@@ -80,11 +80,16 @@ func Test(ctx context.Context, opts Options) (*Outcome, error) {
 		cfg.Progress = filepath.Join(ws.tmp, "progress.jsonl")
 		progress = newProgressTail(cfg.Progress, o.Progress)
 	}
-	run, err := runGoTest(ctx, o.Dir, append(ws.env, wire.ConfigEnv+"="+cfg.Encode()), args, o.Stdout, o.Stderr, attr.line, progress)
+	var timeouts timeoutWatch
+	lines := func(l []byte) {
+		attr.line(l)
+		timeouts.line(l)
+	}
+	run, err := runGoTest(ctx, o.Dir, append(ws.env, wire.ConfigEnv+"="+cfg.Encode()), args, o.Stdout, o.Stderr, lines, progress)
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{GoTestExit: run.Exit, BuildFailed: run.BuildFailed, Instrumented: ins.Units, Cached: ins.Cached}
+	out := &Outcome{GoTestExit: run.Exit, BuildFailed: run.BuildFailed, Instrumented: ins.Units, Cached: ins.Cached, TimedOut: timeouts.found}
 	out.Results, err = wire.ReadResults(cfg.Results)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("reading test results: %w", err)

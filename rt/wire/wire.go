@@ -54,6 +54,9 @@ type Config struct {
 	NoRace bool `json:"no_race,omitempty"`
 	// NoLeaks turns off the report of goroutines left blocked at test end.
 	NoLeaks bool `json:"no_leaks,omitempty"`
+	// LeaksAll reports as findings also the leaks that every schedule
+	// shows, which are otherwise notes (Result.Notes).
+	LeaksAll bool `json:"leaks_all,omitempty"`
 	// Reduce leaves out the scheduling points of plain memory accesses
 	// (Stoller's reduction; with race detection only, where a run
 	// without a data race depends only on the order of synchronization
@@ -270,6 +273,10 @@ const (
 	// replays ran differently, from that or from something the tool does
 	// not control), not from the interleaving.
 	OutcomeUnrepeatable = "unrepeatable"
+	// OutcomeNotExplored: the test's first schedule was still running when
+	// the budget ran out. Not a finding: one schedule of the test takes
+	// longer than the budget (Message says how long it ran).
+	OutcomeNotExplored = "not explored"
 )
 
 // Result is the record of the exploration of one test.
@@ -295,6 +302,10 @@ type Result struct {
 	// Predictions lists the potential bugs that the active strategy's
 	// analyses predicted, and what its directed runs made of each.
 	Predictions []Prediction `json:"predictions,omitempty"`
+	// Notes say what the exploration noticed that is not a finding, one
+	// line each: the goroutines every schedule left behind ("never
+	// stops").
+	Notes []string `json:"notes,omitempty"`
 	// MCR is what strategy mcr asked its solver.
 	MCR *MCRStats `json:"mcr,omitempty"`
 	// Parts, from a shard of a dfs or pcb search, are the parts of the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +74,10 @@ type Options struct {
 	jobs   strategy.Jobs
 	rounds dpor.Jobs
 	number func() (int, bool)
+	// LeaksAll reports every goroutine leak as a finding, also one that
+	// every schedule shows (the -leaks=all of interleave test); without
+	// it, such a leak is a note in Report.Notes.
+	LeaksAll bool
 	// Progress, when set, is called between schedules, at most every
 	// 200ms, with the number of schedules run so far, the time spent and,
 	// for a strategy that can estimate it (dfs), the fraction of its
@@ -149,6 +154,13 @@ type Report struct {
 	RaceEffect string
 	// MCR is what strategy mcr asked its solver.
 	MCR *wire.MCRStats
+	// Notes say what the exploration noticed that is not a finding: the
+	// goroutines every schedule left behind (a leak that does not depend
+	// on the interleaving).
+	Notes []string
+	// NotExplored says why the test could not be explored: its first
+	// schedule was still running when the budget ran out (not a finding).
+	NotExplored string
 
 	parts []wire.Part // a shard's parts of a dfs or pcb search
 }
@@ -191,6 +203,18 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if p.mpc != nil {
 		scfg.Symbolic = p.mpc
 	}
+	if !opts.NoLeaks && !opts.LeaksAll && opts.Replay == nil && opts.Regress == nil {
+		scfg.LeakNotes = true
+		if opts.jobs != nil || opts.rounds != nil {
+			// A share of a systematic search does not start with its
+			// schedule 1: run it first, with a search of its own.
+			ref, err := leakReference(name, opts, scfg, body)
+			if err != nil {
+				return nil, err
+			}
+			scfg.LeakReference = ref
+		}
+	}
 	if opts.jobs != nil || opts.rounds != nil {
 		scfg.Schedules = math.MaxInt32 // the jobs end the search
 	}
@@ -229,6 +253,13 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	if opts.Replay != nil {
 		rep.Strategy = opts.Replay.Strategy
+	}
+	if len(res.NeverStops) > 0 {
+		rep.Notes = neverStops(res.NeverStops)
+	}
+	if f := res.Finding; f != nil && f.OverBudget {
+		rep.NotExplored = f.Message
+		res.Finding = nil
 	}
 	if sum, ok := st.(strategy.Summarizer); ok {
 		rep.Coverage = sum.Summary()
@@ -310,9 +341,13 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			Choices:       append([]int{}, res.Choices...),
 			Input:         opts.Input,
 		}
-		if opts.Replay != nil {
+		switch {
+		case opts.Replay != nil:
 			rep.Schedule.Iteration = opts.Replay.Iteration
-		} else {
+		case res.FindingIteration != 0:
+			rep.Schedule.Iteration = res.FindingIteration
+			fallthrough
+		default:
 			rep.Schedule.Signature = signature(scfg, res, f, opts, rep.Schedule, p.body)
 		}
 		if opts.ScheduleDir != "-" {
@@ -450,4 +485,44 @@ func shortPath(dir, file string) string {
 		return rel
 	}
 	return file
+}
+
+// neverStops writes the notes on goroutines that each schedule run left
+// behind (Report.Notes); notesLine ends one with the count of schedules.
+func neverStops(gs []sched.GoroutineInfo) []string {
+	var notes []string
+	for _, g := range gs {
+		n := fmt.Sprintf("goroutine started at %s never stops: %s", siteString(g.SpawnSite), g.Status)
+		if g.Site != 0 {
+			n += " at " + siteString(g.Site)
+		}
+		if !slices.Contains(notes, n) {
+			notes = append(notes, n)
+		}
+	}
+	return notes
+}
+
+// noteLine is note n of an exploration of that many schedules, as go
+// test -v and the results show it.
+func noteLine(n string, schedules int) string {
+	every := fmt.Sprintf("on every one of the %d schedules explored", schedules)
+	if schedules == 1 {
+		every = "on the one schedule explored"
+	}
+	return n + ", " + every + " (a leak that does not depend on the interleaving; -leaks=all reports it)"
+}
+
+// leakReference runs schedule 1 of the exploration that opts describe, with
+// a search of its own (a share of a split search does not start with it),
+// and returns what it left behind.
+func leakReference(name string, opts Options, scfg sched.Config, body func()) (*sched.LeakRef, error) {
+	opts.jobs, opts.rounds = nil, nil
+	p, err := prepare(name, &opts, body)
+	if err != nil {
+		return nil, err
+	}
+	defer p.stop()
+	scfg.Strategy, scfg.Schedules, scfg.FirstIteration = p.strategy, 1, 1
+	return sched.LeakReference(scfg, p.body), nil
 }

@@ -66,6 +66,7 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		SolverTimeout: time.Duration(cfg.SolverTimeout),
 
 		NoLeaks:     cfg.NoLeaks,
+		LeaksAll:    cfg.LeaksAll,
 		MaxSteps:    cfg.MaxSteps,
 		StuckAfter:  time.Duration(cfg.StuckAfter),
 		ScheduleDir: cfg.ScheduleDir,
@@ -160,10 +161,18 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 	if rep.parts != nil {
 		res.Limit = schedulesOf(cfg)
 	}
+	if rep.Kind == "" {
+		for _, n := range rep.Notes {
+			res.Notes = append(res.Notes, noteLine(n, rep.Schedules))
+		}
+	}
 	if rep.Predictions != nil {
 		t.Log(predictionLog(rep.Predictions))
 	}
 	switch {
+	case rep.NotExplored != "":
+		res.Outcome = wire.OutcomeNotExplored
+		res.Message = rep.NotExplored
 	case rep.Diverged != "":
 		res.Outcome = wire.OutcomeDiverged
 		res.Message = rep.Diverged
@@ -195,6 +204,8 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		t.Error("\n" + rep.Text)
 	case wire.OutcomeSkip:
 		t.Skip(strings.Join(rep.Logs, "\n"))
+	case wire.OutcomeNotExplored:
+		t.Logf("interleave: not explored: %s. One schedule of this test takes longer than the budget; this is not a finding.", rep.NotExplored)
 	default:
 		if len(rep.Logs) > 0 {
 			t.Log("log of the last schedule:\n" + strings.Join(rep.Logs, "\n"))
@@ -206,6 +217,9 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		t.Logf("interleave: %d schedules explored (strategy %s, seed %d)%s", rep.Schedules, rep.Strategy, rep.Seed, done)
 		if rep.Coverage != "" {
 			t.Log("interleave: " + rep.Coverage)
+		}
+		for _, n := range res.Notes {
+			t.Log("interleave: note: " + n)
 		}
 	}
 }

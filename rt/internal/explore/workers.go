@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -444,6 +445,7 @@ func (p *pool) merge(rep *Report, r *wire.Result) *Report {
 		if rep.Kind == "" {
 			rep.Schedules += r.Schedules
 			rep.Skipped = rep.Skipped || r.Outcome == wire.OutcomeSkip
+			rep.Notes = mergeNotes(rep.Notes, r.Notes)
 		}
 		return rep
 	}
@@ -473,6 +475,16 @@ func (p *pool) merge(rep *Report, r *wire.Result) *Report {
 		removeOther(rep.Path, w.Path)
 	}
 	return w
+}
+
+// mergeNotes adds to notes those of more it does not have.
+func mergeNotes(notes, more []string) []string {
+	for _, n := range more {
+		if !slices.Contains(notes, n) {
+			notes = append(notes, n)
+		}
+	}
+	return notes
 }
 
 // removeOther removes the schedule file (and page) of a finding that is
@@ -538,7 +550,7 @@ func runWorker(t *testing.T, cfg wire.Config, kind strategies.Split, opts Option
 	res := wire.Result{
 		Package: cfg.Package, Test: t.Name(), Outcome: wire.OutcomePass, Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Shard: cfg.Shard,
-		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash,
+		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash, Notes: rep.Notes,
 	}
 	switch {
 	case rep.Kind != "":

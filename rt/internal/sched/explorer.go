@@ -67,6 +67,14 @@ type Config struct {
 	// ProgressEvery with the number of schedules run and the time spent
 	// so far, so that a long exploration can show how it is going.
 	Progress func(schedules int, elapsed time.Duration)
+	// LeakNotes tells a leak that depends on the interleaving, a finding,
+	// from one that every schedule shows, which it reports in
+	// Result.NeverStops instead (leaks.go). LeakReference is what schedule
+	// 1 left behind, for a process that does not run schedule 1 first (nil:
+	// it is learned from schedule 1, run first, or calibrated by an
+	// Independent strategy under Next).
+	LeakNotes     bool
+	LeakReference *LeakRef
 	// Reduce leaves out the scheduling points of plain memory accesses
 	// when Race is on (Stoller's reduction; see Access): at most
 	// QuietRun accesses of a goroutine in a row are no point.
@@ -98,6 +106,15 @@ type Result struct {
 	// Last is the number of the last schedule run (the finding's): with
 	// Config.Next, not the count of schedules run.
 	Last int
+	// FindingIteration, when not 0, is the number of the schedule whose
+	// choices (Choices) show the finding, when it is not Last: a leak of
+	// schedule 1 that schedule Last showed to depend on the interleaving
+	// (Config.LeakNotes).
+	FindingIteration int
+	// NeverStops are the goroutines that every schedule run left behind,
+	// with Config.LeakNotes: a leak that does not depend on the
+	// interleaving, not a finding.
+	NeverStops []GoroutineInfo
 }
 
 // Explorer runs iterations.
@@ -123,12 +140,8 @@ type Explorer struct {
 // is one at a time.
 var exploring sync.Mutex
 
-// Explore runs body under the explorer until a finding, the budget, or an
-// exhausted space. body runs as the main goroutine of every iteration; hooks
-// for the test API (failures, logs, cleanups) are reached through Current.
-func Explore(cfg Config, body func()) *Result {
-	exploring.Lock()
-	defer exploring.Unlock()
+// newExplorer returns the explorer of cfg, with its defaults set.
+func newExplorer(cfg Config) *Explorer {
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = 1000000
 	}
@@ -145,15 +158,26 @@ func Explore(cfg Config, body func()) *Result {
 		cfg.MaxChoices = 10000000
 	}
 	x := &Explorer{cfg: cfg, strat: cfg.Strategy, epoch: epochFor(time.Now())}
+	x.hubs.work = make(chan *Iteration, 1)
+	if cfg.Race {
+		x.race = race.New()
+	}
+	return x
+}
+
+// Explore runs body under the explorer until a finding, the budget, or an
+// exhausted space. body runs as the main goroutine of every iteration; hooks
+// for the test API (failures, logs, cleanups) are reached through Current.
+func Explore(cfg Config, body func()) *Result {
+	exploring.Lock()
+	defer exploring.Unlock()
+	x := newExplorer(cfg)
+	cfg = x.cfg
 	if cfg.Symbolic != nil {
 		symbolic.Store(true)
 		defer symbolic.Store(false)
 	}
-	x.hubs.work = make(chan *Iteration, 1)
 	defer x.stopHubs()
-	if cfg.Race {
-		x.race = race.New()
-	}
 	start := time.Now()
 	r := &Result{}
 	var deadline time.Time
@@ -162,7 +186,8 @@ func Explore(cfg Config, body func()) *Result {
 	}
 	ind, split := x.strat.(strategy.Independent)
 	split = split && cfg.Next != nil
-	reported := start // when Progress was last called
+	ref := cfg.LeakReference // what schedule 1 left behind (leaks.go)
+	reported := start        // when Progress was last called
 	for r.Iterations < cfg.Schedules {
 		if cfg.Progress != nil && r.Iterations > 0 {
 			if now := time.Now(); now.Sub(reported) >= ProgressEvery {
@@ -182,8 +207,8 @@ func Explore(cfg Config, body func()) *Result {
 			if num = cfg.Next(); num <= 0 || num > cfg.Schedules {
 				break
 			}
-			if num > 1 && ind.Calibrate() {
-				x.calibrate(ind, body, deadline)
+			if num > 1 && (ind.Calibrate() || cfg.LeakNotes && ref == nil) {
+				ref = x.calibrate(ind, body, deadline)
 			}
 			ind.BeginAt(num)
 		} else if !x.strat.Begin() {
@@ -203,9 +228,38 @@ func Explore(cfg Config, body func()) *Result {
 			r.Iterations--
 			break
 		}
+		var fromRef *LeakRef // schedule 1, whose leak this schedule shows depends on the interleaving
+		if cfg.LeakNotes && it.diverged == "" && (it.finding == nil || it.finding.Kind == KindLeak) {
+			keys := leakKeys(it.finding)
+			switch {
+			case ref == nil && num == 1:
+				ref = refOf(it)
+				it.finding = nil // decided by the schedules to come
+			case ref == nil:
+				// No reference: a replay, or a share of the schedules
+				// that was given none; a leak is a finding, as without
+				// LeakNotes.
+			case newKeys(keys, ref.Keys):
+				// A goroutine schedule 1 did not leave: the finding.
+			case !sameKeys(keys, ref.Keys):
+				fromRef, it.finding = ref, nil
+			default:
+				it.finding = nil // what every schedule so far left
+			}
+		}
 		r.Logs, r.Hash, r.Steps, r.Skipped = it.logs, it.hash, it.steps, it.skipped
 		r.Choices = append(r.Choices[:0], it.choices...)
-		x.strat.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
+		x.strat.End(strategy.Outcome{Finding: it.finding != nil || fromRef != nil, Points: it.points, Steps: it.steps})
+		if fromRef != nil {
+			f := *fromRef.Finding
+			f.Message = fmt.Sprintf("%s on schedule 1, and not on schedule %d: the leak depends on the interleaving", f.Message, num)
+			r.Finding, r.Choices, r.Hash, r.Steps, r.Logs = &f, fromRef.Choices, fromRef.Hash, fromRef.Steps, fromRef.Logs
+			r.FindingIteration = 1
+			break
+		}
+		if ref != nil && it.finding != nil && it.finding.Kind == KindLeak && num > 1 {
+			it.finding.Message += " (schedule 1 left no such goroutine: the leak depends on the interleaving)"
+		}
 		if rp, ok := x.strat.(*strategy.Replay); ok && it.diverged == "" {
 			switch {
 			case !rp.Consumed():
@@ -231,16 +285,20 @@ func Explore(cfg Config, body func()) *Result {
 			r.Exhausted = e.Complete()
 		}
 	}
+	if ref != nil && ref.Finding != nil && r.Finding == nil && r.Diverged == "" {
+		r.NeverStops = ref.Finding.Goroutines
+	}
 	r.Elapsed = time.Since(start)
 	return r
 }
 
 // calibrate runs schedule 1 for a strategy that learns from it, without
 // reporting what it finds: the process that owns schedule 1 reports that.
-func (x *Explorer) calibrate(s strategy.Independent, body func(), deadline time.Time) {
+func (x *Explorer) calibrate(s strategy.Independent, body func(), deadline time.Time) *LeakRef {
 	s.BeginAt(1)
 	it := x.run(body, 1, deadline)
 	s.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
+	return refOf(it)
 }
 
 // mapSeed returns the seed of the map orders of schedule number num.

@@ -66,6 +66,13 @@ type Finding struct {
 	// Pending holds the operation each goroutine still alive was about to
 	// perform or was blocked in when the bug showed (for its signature).
 	Pending []event.Event
+
+	leaked []LeakKey // a leak's goroutines (leaks.go)
+
+	// OverBudget marks the resource limit of a first schedule still
+	// running when Config.Budget ran out: not a bug, the test could not
+	// be explored within the budget.
+	OverBudget bool
 }
 
 // limit reports an iteration that reached one of its resource bounds;
@@ -91,8 +98,15 @@ func (it *Iteration) livelock() *Finding {
 		}
 	}
 	if it.mainDone {
+		var keys []LeakKey
+		for _, g := range it.live {
+			if g.state != gDone {
+				keys = append(keys, leakKey(g))
+			}
+		}
 		return &Finding{
-			Kind: KindLeak,
+			leaked: keys,
+			Kind:   KindLeak,
 			Message: fmt.Sprintf("%s still running after the test returned: goroutine %s kept polling for %d scheduling points while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending",
 				goroutinesAre(len(gs)), strings.Join(spinning, ", "), it.x.cfg.MaxSteps),
 			Goroutines: gs,
@@ -188,9 +202,22 @@ func (it *Iteration) leak(leaked []*G) *Finding {
 	f := &Finding{Kind: KindLeak}
 	for _, g := range leaked {
 		f.Goroutines = append(f.Goroutines, it.info(g))
+		f.leaked = append(f.leaked, leakKey(g))
 	}
 	f.Message = goroutinesAre(len(leaked)) + " still blocked after the test returned"
 	return f
+}
+
+// leakKey identifies g, left behind by a schedule: where it was started
+// and where it waits (a goroutine still running waits nowhere).
+func leakKey(g *G) LeakKey {
+	switch {
+	case g.state == gBlocked:
+		return LeakKey{Spawn: g.spawnSite, Site: g.blockSite, Op: g.blockOp}
+	case g.state == gReady && g.pendObj != nil: // waiting for a lock, a WaitGroup...
+		return LeakKey{Spawn: g.spawnSite, Site: g.pending.Site, Op: g.pending.Op}
+	}
+	return LeakKey{Spawn: g.spawnSite, Op: event.OpYield}
 }
 
 // goroutinesAre is "n goroutines are", or "1 goroutine is".

@@ -185,7 +185,9 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 		it.fail(g, it.limit(fmt.Sprintf("the schedule tracks %d objects (memory words, channels, locks), more than its bound (-objects raises it)", len(it.objs))))
 	}
 	if it.overBudget.Load() {
-		it.fail(g, it.limit(fmt.Sprintf("the first schedule did not end within the budget of %v (a livelock, or a run that is just long: -budget raises it)", it.x.cfg.Budget)))
+		f := it.limit(fmt.Sprintf("the first schedule was still running when the budget of %v ran out, after %d scheduling points (-budget raises it)", it.x.cfg.Budget, it.steps))
+		f.OverBudget = true
+		it.fail(g, f)
 	}
 	if g.free {
 		g.free = false

@@ -1,0 +1,127 @@
+package sched
+
+import (
+	"sort"
+	"time"
+
+	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/strategy"
+)
+
+// A goroutine leak is a bug of the concurrency when it depends on the
+// interleaving: a goroutine left blocked on some schedules and not on
+// others. One left blocked on every schedule (a cache's worker the test
+// never stops, a helper waiting for a job that correctly never comes)
+// does not depend on the interleaving: it is what goleak is for, and with
+// Config.LeakNotes it is not a finding but a note (Result.NeverStops).
+//
+// Schedule 1 is the reference: a schedule whose leaked goroutines (each
+// by where it was started and where it waits, LeakKey) differ from schedule
+// 1's shows that they depend on the interleaving. When it leaks a
+// goroutine schedule 1 did not, it is the finding; when it lacks one that
+// schedule 1 leaked, schedule 1 is the finding, numbered as the schedule
+// that showed it. Either way the verdict on a schedule needs only that
+// schedule and schedule 1, so that processes sharing a test's schedules
+// out reach the one a single process would (each learns schedule 1 first,
+// Config.LeakReference).
+
+// LeakKey identifies a goroutine left behind by a schedule: the site that
+// started it, the operation and site where it waits (for one still
+// running, OpYield and 0).
+type LeakKey struct {
+	Spawn, Site uint32
+	Op          event.Op
+}
+
+// LeakRef is what schedule 1 left behind, and its finding when it left
+// something: the reference of Config.LeakNotes.
+type LeakRef struct {
+	Keys    []LeakKey // sorted; nil when it left nothing
+	Finding *Finding
+	Choices []int
+	Hash    uint64
+	Steps   int
+	Logs    []string
+}
+
+// leakKeys returns the keys of the goroutines of the leak finding f,
+// sorted and without repeats.
+func leakKeys(f *Finding) []LeakKey {
+	if f == nil || f.Kind != KindLeak {
+		return nil
+	}
+	var ks []LeakKey
+	for _, k := range f.leaked {
+		i := sort.Search(len(ks), func(i int) bool { return !keyLess(ks[i], k) })
+		if i < len(ks) && ks[i] == k {
+			continue
+		}
+		ks = append(ks, LeakKey{})
+		copy(ks[i+1:], ks[i:])
+		ks[i] = k
+	}
+	return ks
+}
+
+func keyLess(a, b LeakKey) bool {
+	if a.Spawn != b.Spawn {
+		return a.Spawn < b.Spawn
+	}
+	if a.Site != b.Site {
+		return a.Site < b.Site
+	}
+	return a.Op < b.Op
+}
+
+// newKeys reports whether ks holds a key ref does not.
+func newKeys(ks, ref []LeakKey) bool {
+	for _, k := range ks {
+		i := sort.Search(len(ref), func(i int) bool { return !keyLess(ref[i], k) })
+		if i == len(ref) || ref[i] != k {
+			return true
+		}
+	}
+	return false
+}
+
+func sameKeys(a, b []LeakKey) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// refOf returns the reference that schedule it gives.
+func refOf(it *Iteration) *LeakRef {
+	ref := &LeakRef{Keys: leakKeys(it.finding)}
+	if ref.Keys != nil {
+		ref.Finding = it.finding
+		ref.Choices = append([]int(nil), it.choices...)
+		ref.Hash, ref.Steps, ref.Logs = it.hash, it.steps, it.logs
+	}
+	return ref
+}
+
+// LeakReference runs schedule 1 of an exploration under cfg, as its first
+// schedule would run, and returns what it left behind: the reference for
+// processes that explore a share of the schedules without running
+// schedule 1 (Config.LeakReference). Any other finding of that run is
+// left for the exploration to find.
+func LeakReference(cfg Config, body func()) *LeakRef {
+	exploring.Lock()
+	defer exploring.Unlock()
+	cfg.LeakNotes = false
+	x := newExplorer(cfg)
+	defer x.stopHubs()
+	if !x.strat.Begin() {
+		return &LeakRef{}
+	}
+	it := x.run(body, 1, time.Time{})
+	x.strat.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
+	return refOf(it)
+}
