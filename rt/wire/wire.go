@@ -173,6 +173,20 @@ type Config struct {
 	// MPCRequest per line on file descriptor 3 and answer an MPCServed
 	// per line on descriptor 4.
 	MPCWorker bool `json:"mpc_worker,omitempty"`
+	// Afresh is set by the runtime in the fresh processes it explores a
+	// test in when the test leaves state behind that a later schedule
+	// sees: such a process explores schedules From to Upto (for a
+	// strategy whose schedule i is a function of the seed and i; 0: the
+	// whole search), confirms nothing itself and writes the text of a
+	// finding's report to Report.
+	Afresh bool   `json:"afresh,omitempty"`
+	From   int    `json:"from,omitempty"`
+	Upto   int    `json:"upto,omitempty"`
+	Report string `json:"report,omitempty"`
+	// LeakKeys, in such a process, are the goroutines schedule 1 left
+	// behind in the first process, which it compares its schedules' with
+	// instead of running schedule 1 first.
+	LeakKeys []string `json:"leak_keys,omitempty"`
 	// Progress, when set, is a file to which every process exploring a
 	// test appends a Progress line now and then (at most every 200ms),
 	// so that the driver can show how a long exploration is going.

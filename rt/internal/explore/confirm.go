@@ -92,13 +92,19 @@ const replaysDiffer = "the replays differ"
 // replaying the schedule file at path, and returns the test's result. why
 // says what went wrong when there is none.
 func replayAlone(t *testing.T, cfg wire.Config, path, results string) (r wire.Result, why string) {
-	child := wire.Config{
+	return runAlone(t, wire.Config{
 		Strategy:   "replay",
 		Replay:     path,
 		Results:    results,
 		Package:    cfg.Package,
 		StuckAfter: cfg.StuckAfter,
-	}
+	})
+}
+
+// runAlone runs the test binary again, running only t's test, once, with
+// the configuration child, and returns the test's result, which it writes
+// to child.Results. why says what went wrong when there is none.
+func runAlone(t *testing.T, child wire.Config) (r wire.Result, why string) {
 	exe, err := os.Executable()
 	if err != nil {
 		exe = os.Args[0]
@@ -116,7 +122,7 @@ func replayAlone(t *testing.T, cfg wire.Config, path, results string) (r wire.Re
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 10 * time.Second
 	runErr := cmd.Run()
-	rs, err := wire.ReadResults(results)
+	rs, err := wire.ReadResults(child.Results)
 	for _, r := range rs {
 		if r.Test == t.Name() {
 			return r, ""

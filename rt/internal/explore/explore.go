@@ -74,6 +74,11 @@ type Options struct {
 	jobs   strategy.Jobs
 	rounds dpor.Jobs
 	number func() (int, bool)
+	// afresh marks the exploration of a share of a test's schedules in a
+	// fresh process (afresh.go), which compares what its schedules leave
+	// behind with leakKeys, schedule 1's in the first process.
+	afresh   bool
+	leakKeys []sched.LeakKey
 	// LeaksAll reports every goroutine leak as a finding, also one that
 	// every schedule shows (the -leaks=all of interleave test); without
 	// it, such a leak is a note in Report.Notes.
@@ -162,7 +167,8 @@ type Report struct {
 	// schedule was still running when the budget ran out (not a finding).
 	NotExplored string
 
-	parts []wire.Part // a shard's parts of a dfs or pcb search
+	parts    []wire.Part     // a shard's parts of a dfs or pcb search
+	leakKeys []sched.LeakKey // what schedule 1 left behind (sched.Result.LeakKeys)
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -205,7 +211,11 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	}
 	if !opts.NoLeaks && !opts.LeaksAll && opts.Replay == nil && opts.Regress == nil {
 		scfg.LeakNotes = true
-		if opts.jobs != nil || opts.rounds != nil {
+		switch {
+		case opts.afresh:
+			scfg.LeakReference = &sched.LeakRef{Keys: opts.leakKeys}
+			scfg.NoCalibration = true
+		case opts.jobs != nil || opts.rounds != nil:
 			// A share of a systematic search does not start with its
 			// schedule 1: run it first, with a search of its own.
 			ref, err := leakReference(name, opts, scfg, body)
@@ -257,6 +267,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if len(res.NeverStops) > 0 {
 		rep.Notes = neverStops(res.NeverStops)
 	}
+	rep.leakKeys = res.LeakKeys
 	if f := res.Finding; f != nil && f.OverBudget {
 		rep.NotExplored = f.Message
 		res.Finding = nil

@@ -116,6 +116,26 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		}
 		more = again(split.tree, split.rounds)
 	}
+	if cfg.Afresh {
+		opts.afresh = true
+		for _, k := range cfg.LeakKeys {
+			key, err := sched.ParseLeakKey(k)
+			if err != nil {
+				t.Fatalf("interleave: %v", err)
+			}
+			opts.leakKeys = append(opts.leakKeys, key)
+		}
+	}
+	if cfg.Afresh && cfg.From > 0 {
+		next, upto := cfg.From, cfg.Upto
+		opts.Next = func() int {
+			if next > upto {
+				return 0
+			}
+			next++
+			return next - 1
+		}
+	}
 	before := explored
 	explored = append(explored, t.Name())
 	rep, err := exploreShare(t.Name(), opts, run, more)
@@ -129,10 +149,29 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var unconfirmedWhy string
-	if rep.Kind != "" && rep.Diverged == "" && !replaying && replayable(rep.Kind) {
-		// A replay already runs alone in its own process.
-		switch c, why := confirm(t, cfg, rep); c {
+	var unconfirmedWhy, afreshNote string
+	if rep.Kind != "" && rep.Diverged == "" && !replaying && !cfg.Afresh && replayable(rep.Kind) {
+		// A replay already runs alone in its own process; so does a
+		// share of a test explored afresh, whose parent confirms.
+		c, why := confirm(t, cfg, rep)
+		if c == notReproduced && rep.Schedules == 1 && len(before) == 0 && split == nil && why != replaysDiffer {
+			// Nothing ran before it in this process: not state left
+			// behind.
+			c, why = unconfirmed, "replayed alone in two fresh processes, the schedule passed: the test depends on something the tool does not control (timing, real I/O)"
+		}
+		if c == notReproduced && why != replaysDiffer {
+			a, err := exploreAfresh(t, cfg, spec, rep, before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			removeFinding(rep.Path)
+			rep, c, why = a.rep, reproduced, a.why
+			if why != "" {
+				c = notReproduced
+			}
+			afreshNote = a.describe(rep, before)
+		}
+		switch c {
 		case notReproduced:
 			removeFinding(rep.Path)
 			msg, text := unrepeatableMessage(t.Name(), rep, before, split != nil, why == replaysDiffer)
@@ -184,6 +223,14 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		if unconfirmedWhy != "" {
 			rep.Text = strings.Replace(rep.Text, "\n", "\n(not confirmed in a fresh process: "+unconfirmedWhy+")\n", 1)
 		}
+		if afreshNote != "" {
+			rep.Text = strings.Replace(rep.Text, "\n", "\n("+afreshNote+")\n", 1)
+		}
+		if cfg.Afresh && cfg.Report != "" {
+			if err := os.WriteFile(cfg.Report, []byte(rep.Text), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
 	case rep.Skipped:
 		res.Outcome = wire.OutcomeSkip
 	default:
@@ -220,6 +267,9 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		}
 		for _, n := range res.Notes {
 			t.Log("interleave: note: " + n)
+		}
+		if afreshNote != "" {
+			t.Log("interleave: " + afreshNote)
 		}
 	}
 }

@@ -458,7 +458,8 @@ func (p *pool) merge(rep *Report, r *wire.Result) *Report {
 		text = []byte(fmt.Sprintf("interleave: %s: %s (the worker's report is lost: %v)", r.Kind, r.Message, err))
 	}
 	w := &Report{
-		Test: rep.Test, Strategy: r.Strategy, Seed: r.Seed, Schedules: r.Schedules,
+		leakKeys: rep.leakKeys,
+		Test:     rep.Test, Strategy: r.Strategy, Seed: r.Seed, Schedules: r.Schedules,
 		Kind: r.Kind, Message: r.Message, Text: string(text), Path: r.Schedule,
 		Elapsed: rep.Elapsed, EventHash: r.EventHash,
 	}

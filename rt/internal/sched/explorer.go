@@ -75,6 +75,10 @@ type Config struct {
 	// Independent strategy under Next).
 	LeakNotes     bool
 	LeakReference *LeakRef
+	// NoCalibration: under Next, schedule 1 is not run first to learn
+	// what it leaves behind (for a process that explores a test afresh,
+	// where running it first would leave the state it avoids).
+	NoCalibration bool
 	// Reduce leaves out the scheduling points of plain memory accesses
 	// when Race is on (Stoller's reduction; see Access): at most
 	// QuietRun accesses of a goroutine in a row are no point.
@@ -115,6 +119,9 @@ type Result struct {
 	// with Config.LeakNotes: a leak that does not depend on the
 	// interleaving, not a finding.
 	NeverStops []GoroutineInfo
+	// LeakKeys are the goroutines schedule 1 left behind, with
+	// Config.LeakNotes (leaks.go).
+	LeakKeys []LeakKey
 }
 
 // Explorer runs iterations.
@@ -207,7 +214,7 @@ func Explore(cfg Config, body func()) *Result {
 			if num = cfg.Next(); num <= 0 || num > cfg.Schedules {
 				break
 			}
-			if num > 1 && (ind.Calibrate() || cfg.LeakNotes && ref == nil) {
+			if num > 1 && (ind.Calibrate() || cfg.LeakNotes && ref == nil && !cfg.NoCalibration) {
 				ref = x.calibrate(ind, body, deadline)
 			}
 			ind.BeginAt(num)
@@ -241,8 +248,12 @@ func Explore(cfg Config, body func()) *Result {
 				// LeakNotes.
 			case newKeys(keys, ref.Keys):
 				// A goroutine schedule 1 did not leave: the finding.
-			case !sameKeys(keys, ref.Keys):
+			case !sameKeys(keys, ref.Keys) && ref.Finding != nil:
 				fromRef, it.finding = ref, nil
+			case !sameKeys(keys, ref.Keys):
+				// It lacks a goroutine schedule 1 left, which another
+				// process saw: that process reports it.
+				it.finding = nil
 			default:
 				it.finding = nil // what every schedule so far left
 			}
@@ -287,6 +298,9 @@ func Explore(cfg Config, body func()) *Result {
 	}
 	if ref != nil && ref.Finding != nil && r.Finding == nil && r.Diverged == "" {
 		r.NeverStops = ref.Finding.Goroutines
+	}
+	if ref != nil {
+		r.LeakKeys = ref.Keys
 	}
 	r.Elapsed = time.Since(start)
 	return r

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -124,4 +125,18 @@ func LeakReference(cfg Config, body func()) *LeakRef {
 	it := x.run(body, 1, time.Time{})
 	x.strat.End(strategy.Outcome{Finding: it.finding != nil, Points: it.points, Steps: it.steps})
 	return refOf(it)
+}
+
+// String writes k as ParseLeakKey reads it.
+func (k LeakKey) String() string { return fmt.Sprintf("%d/%d/%d", k.Spawn, k.Site, k.Op) }
+
+// ParseLeakKey reads a LeakKey that String wrote.
+func ParseLeakKey(s string) (LeakKey, error) {
+	var k LeakKey
+	var op int
+	if _, err := fmt.Sscanf(s, "%d/%d/%d", &k.Spawn, &k.Site, &op); err != nil {
+		return k, fmt.Errorf("bad leak key %q: %w", s, err)
+	}
+	k.Op = event.Op(op)
+	return k, nil
 }
