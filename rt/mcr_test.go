@@ -48,7 +48,9 @@ func TestMCRTextbooks(t *testing.T) {
 				}
 			}
 			if !m.Complete() {
-				if !strings.HasPrefix(p.name, "readers-writers") {
+				// mcr keeps the order of select statements
+				// (docs/mpc.md), and says so.
+				if !strings.HasPrefix(p.name, "readers-writers") && !p.selects() {
 					t.Errorf("mcr did not cover %s: %q", p.name, m.Incomplete())
 				}
 				return

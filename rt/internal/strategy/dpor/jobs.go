@@ -259,8 +259,11 @@ func (s *DPOR) endJob(finding, ended bool) {
 		races: s.exports, leaf: s.firstLen < s.floor,
 	}
 	if s.root >= 0 && int(s.root) < len(s.nodes) {
-		n := &s.nodes[s.root]
-		r.fp = n.fps[n.chosen]
+		// The footprint of the root's option, which a Select point (a
+		// select's or a Pool's choice) does not keep.
+		if n := &s.nodes[s.root]; n.chosen >= 0 && n.chosen < len(n.fps) {
+			r.fp = n.fps[n.chosen]
+		}
 	}
 	if lo, hi := int(s.root)+1, min(int(s.floor), len(s.nodes)); lo < hi {
 		// The next job replaces the nodes: their slices are the result's.
