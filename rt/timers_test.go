@@ -35,7 +35,7 @@ func TestEagerTimersRaceWithRunnableWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "note: this schedule fires timers while other goroutines could still run") || !strings.Contains(rep.Text, "the 1h0m0s timer") || !strings.Contains(rep.Text, "for up to 59m59.99") {
+	if rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "timing: the 1h0m0s timer fired 59m59.99") || !strings.Contains(rep.Text, "stalling goroutine 2 that long; the finding needs such a stall") {
 		t.Errorf("got %q:\n%s", rep.Kind, rep.Text)
 	}
 	// By default, only within the stall bound.
@@ -44,7 +44,7 @@ func TestEagerTimersRaceWithRunnableWork(t *testing.T) {
 		t.Fatalf("an hour's stall by default: %v %q\n%s", err, rep.Kind, rep.Text)
 	}
 	rep, err = rt.Explore("Stall", rt.Options{ScheduleDir: "-"}, waitResult(0, 50*time.Millisecond))
-	if err != nil || rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "for up to 49.99") {
+	if err != nil || rep.Kind != "goroutine leak" || !strings.Contains(rep.Text, "fired 49.99") {
 		t.Fatalf("a 50ms stall by default: %v %q\n%s", err, rep.Kind, rep.Text)
 	}
 }
@@ -56,7 +56,7 @@ func TestIdleTimersFireOnlyWhenNothingCanRun(t *testing.T) {
 		work time.Duration
 		want string
 	}{{time.Millisecond, ""}, {time.Second, "goroutine leak"}} {
-		rep, err := rt.Explore("Idle", rt.Options{Strategy: "dfs", Timers: "idle", Schedules: 10000, ScheduleDir: "-"}, waitResult(tc.work, 10*time.Millisecond))
+		rep, err := rt.Explore("Idle", rt.Options{Strategy: "dfs", Timers: "idle", Schedules: 10000, LeaksAll: true, ScheduleDir: "-"}, waitResult(tc.work, 10*time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -386,7 +386,7 @@ func checkRealModule(t *testing.T, m realModule, dir string, patterns []string, 
 			timing++
 		}
 	}
-	if notes := strings.Count(stdout.String(), "note: this schedule fires timers while other goroutines could still run"); notes < timing {
+	if notes := strings.Count(stdout.String(), "timing: the "); notes < timing {
 		t.Errorf("%d timing findings but %d reports explain an early timer:\n%s", timing, notes, stdout.String())
 	}
 	if out := stdout.String(); t.Failed() {

@@ -52,6 +52,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	variants := fs.String("variants", strings.Join(d.Variants, ","), "comma-separated variants to run")
 	quick := fs.Bool("quick", false, "a small plan for CI: fewer seeds and schedules")
 	reduce := fs.Bool("reduce", false, "no scheduling points at plain memory accesses (interleave test -reduce)")
+	timers := fs.String("timers", "", "when a timer may fire before its time: stall (default), eager or idle (interleave test -timers)")
 	md := fs.String("md", filepath.Join("docs", "kernels.md"), "write the Markdown report here (\"\" for none)")
 	js := fs.String("json", filepath.Join("docs", "kernels.json"), "write the JSON report here (\"\" for none)")
 	schedDir := fs.String("schedule-dir", "-", "write the schedule files of findings here (\"-\" for none)")
@@ -98,6 +99,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	}
 	cfg.MaxSteps = *maxSteps
 	cfg.Reduce = *reduce
+	cfg.Timers = *timers
 	cfg.Parallel = *parallel
 	cfg.ScheduleDir = *schedDir
 	if *verbose {

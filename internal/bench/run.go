@@ -43,6 +43,9 @@ type Config struct {
 	// Reduce runs every strategy without scheduling points at plain
 	// memory accesses (wire.Config.Reduce).
 	Reduce bool
+	// Timers is the timer policy of every run (wire.Config.Timers; ""
+	// the default).
+	Timers string
 	// Parallel is the number of kernels built and run at once (default
 	// 2); each runs one process at a time.
 	Parallel int
@@ -420,6 +423,7 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name, run str
 	wc.Budget = wire.Duration(cfg.Budget)
 	wc.MaxSteps = cfg.MaxSteps
 	wc.Reduce = cfg.Reduce
+	wc.Timers = cfg.Timers
 	wc.Results = results
 	if wc.Strategy == "mcr" || wc.Strategy == "mpc" {
 		wc.Solver = cfg.Solver

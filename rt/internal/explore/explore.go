@@ -272,6 +272,19 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		rep.NotExplored = f.Message
 		res.Finding = nil
 	}
+	if f := res.Finding; f != nil && len(f.EarlyTimers) > 0 && opts.Replay == nil && opts.Regress == nil {
+		// Does the finding need a goroutine stalled? A search that fires
+		// timers only in time, or when nothing else can run, tells.
+		idle, err := stallFree(name, opts, scfg, body, f, res.Iterations)
+		if err != nil {
+			return nil, err
+		}
+		if idle != nil {
+			res, opts.Timers, opts.Stall = idle, "idle", 0
+			scfg.Timers, scfg.Stall = sched.TimersIdle, 0
+			rep.EventHash, rep.Logs = strconv.FormatUint(res.Hash, 16), res.Logs
+		}
+	}
 	if sum, ok := st.(strategy.Summarizer); ok {
 		rep.Coverage = sum.Summary()
 	}
@@ -536,4 +549,37 @@ func leakReference(name string, opts Options, scfg sched.Config, body func()) (*
 	defer p.stop()
 	scfg.Strategy, scfg.Schedules, scfg.FirstIteration = p.strategy, 1, 1
 	return sched.LeakReference(scfg, p.body), nil
+}
+
+// stallFree searches, with timers that fire only in time or when nothing
+// else can run, for a finding of f's kind, which a schedule that fired
+// timers early while goroutines could still run found after schedules
+// schedules. It returns the result of such a schedule, numbered after
+// those, or nil, having marked f as needing a stall.
+func stallFree(name string, opts Options, scfg sched.Config, body func(), f *sched.Finding, schedules int) (*sched.Result, error) {
+	opts.jobs, opts.rounds, opts.number, opts.Next, opts.afresh = nil, nil, nil, nil, false
+	opts.Timers, opts.Stall = "idle", 0
+	p, err := prepare(name, &opts, body)
+	if err != nil {
+		return nil, err
+	}
+	defer p.stop()
+	scfg.Strategy, scfg.Next, scfg.FirstIteration = p.strategy, nil, 1
+	scfg.Timers, scfg.Stall = p.timers, 0
+	limit := scfg.Schedules
+	if limit <= 0 || limit == math.MaxInt32 {
+		limit = 1000
+	}
+	scfg.Schedules = min(max(100, 2*schedules), limit)
+	scfg.LeakReference = nil
+	res := sched.Explore(scfg, p.body)
+	if res.Finding != nil && res.Finding.Kind == f.Kind {
+		if res.FindingIteration == 0 {
+			res.FindingIteration = res.Last
+		}
+		res.Last += schedules
+		return res, nil
+	}
+	f.StallChecked = res.Iterations
+	return nil, nil
 }

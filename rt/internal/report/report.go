@@ -36,6 +36,9 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	}
 	fmt.Fprintf(&b, "interleave: %s after %d schedule%s (strategy %s, seed %d)\n", f.Kind, h.Schedules, plural, h.Strategy, h.Seed)
 	fmt.Fprintf(&b, "%s\n", f.Message)
+	if len(f.EarlyTimers) > 0 {
+		writeEarlyTimers(&b, f, pos)
+	}
 	if f.RaceObject != "" {
 		fmt.Fprintf(&b, "location: %s\n", f.RaceObject)
 	}
@@ -76,9 +79,6 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	if len(f.Trace) > 0 {
 		b.WriteString("\n")
 		writeTrace(&b, f.Trace, f.TraceDropped, f.Objects, pos)
-	}
-	if len(f.EarlyTimers) > 0 {
-		writeEarlyTimers(&b, f, pos)
 	}
 	if h.Path != "" {
 		fmt.Fprintf(&b, "\nschedule: %s\nreplay: interleave replay %s\n", h.Path, h.Path)
@@ -124,29 +124,39 @@ func writeTrace(b *strings.Builder, trace []event.Event, dropped int, objects ma
 	}
 }
 
-// writeEarlyTimers explains a schedule that needs timers to fire before
-// runnable goroutines get to run.
+// writeEarlyTimers says, in one line, that the schedule fired a timer
+// while a goroutine could still run: the timer, the goroutine it stalled
+// and for how long, and whether a search without such stalls showed the
+// finding.
 func writeEarlyTimers(b *strings.Builder, f *sched.Finding, pos Positions) {
-	b.WriteString("\nnote: this schedule fires timers while other goroutines could still run:\n")
-	early, stall := f.EarlyTimers, f.MaxStall
-	for i, e := range early {
-		if i == 5 {
-			fmt.Fprintf(b, "    (and %d more)\n", len(early)-i+f.EarlyTimersDropped)
-			break
+	e := f.EarlyTimers[0]
+	for _, x := range f.EarlyTimers[1:] {
+		if x.Stall > e.Stall {
+			e = x
 		}
-		at := ""
-		if e.Site != 0 {
-			at = " started at " + pos(e.Site)
-		}
-		ids := make([]string, len(e.Runnable))
-		for k, g := range e.Runnable {
-			ids[k] = fmt.Sprint(g)
-		}
-		fmt.Fprintf(b, "    the %v timer%s fired %v before its time, while goroutine %s could run\n", e.Duration, at, e.Stall, strings.Join(ids, ", "))
 	}
-	fmt.Fprintf(b, "    It stalls those goroutines for up to %v, which Go allows (a loaded machine, a GC pause)\n", stall)
-	b.WriteString("    but which may not matter to you; -stall bounds such stalls, -timers=idle forbids them\n")
-	b.WriteString("    (run with -timers=idle to see whether the failure needs them).\n")
+	at := ""
+	if e.Site != 0 {
+		at = " started at " + pos(e.Site)
+	}
+	ids := make([]string, len(e.Runnable))
+	for k, g := range e.Runnable {
+		ids[k] = fmt.Sprint(g)
+	}
+	who := "goroutine " + strings.Join(ids, ", ")
+	if len(ids) > 1 {
+		who = "goroutines " + strings.Join(ids, ", ")
+	}
+	more := ""
+	if n := len(f.EarlyTimers) - 1 + f.EarlyTimersDropped; n > 0 {
+		more = fmt.Sprintf(" (and %d more timers fired early)", n)
+	}
+	verdict := "-timers=idle tells whether the finding needs such a stall"
+	if f.StallChecked > 0 {
+		verdict = fmt.Sprintf("the finding needs such a stall: %d schedules that stall no goroutine did not show it", f.StallChecked)
+	}
+	fmt.Fprintf(b, "timing: the %v timer%s fired %v early, stalling %s that long%s; %s\n",
+		e.Duration, at, e.Stall, who, more, verdict)
 }
 
 // fileURL gives the file: URL of an absolute path, which terminals make a

@@ -69,6 +69,11 @@ type Finding struct {
 
 	leaked []LeakKey // a leak's goroutines (leaks.go)
 
+	// StallChecked, when not 0, is how many schedules of a search that
+	// fires no timer early (TimersIdle) were run without showing this
+	// finding, which fired timers early: it needs a goroutine stalled.
+	StallChecked int
+
 	// OverBudget marks the resource limit of a first schedule still
 	// running when Config.Budget ran out: not a bug, the test could not
 	// be explored within the budget.
