@@ -35,7 +35,7 @@ func TestHelperTextbook(t *testing.T) {
 	if os.Getenv(wire.ConfigEnv) == "" {
 		t.Skip("run by TestWorkersSplitDPOR, and by hand to measure -workers")
 	}
-	explore.WorkerDelay = 0
+	explore.WorkerDelay, explore.AwaitWorkers = 0, true
 	explore.TreeReport = func(by map[string]int) { fmt.Printf("schedules by process: %v\n", by) }
 	p, ok := textbooks[os.Getenv("TEXTBOOK")]
 	if !ok {

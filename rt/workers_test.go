@@ -23,7 +23,7 @@ func TestHelperRareRace(t *testing.T) {
 	if os.Getenv(wire.ConfigEnv) == "" {
 		t.Skip("run by TestWorkersDoNotChangeTheResult")
 	}
-	explore.WorkerDelay = 0 // start the workers at once, so that they run
+	explore.WorkerDelay, explore.AwaitWorkers = 0, true // start the workers at once, so that they run
 	rt.Test(t, func(t *testing.T) {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
@@ -182,7 +182,7 @@ func TestHelperTree(t *testing.T) {
 	if os.Getenv(wire.ConfigEnv) == "" {
 		t.Skip("run by TestWorkersSplitTheTree")
 	}
-	explore.WorkerDelay = 0
+	explore.WorkerDelay, explore.AwaitWorkers = 0, true
 	explore.TreeReport = func(by map[string]int) {
 		fmt.Printf("schedules by process: %v\n", by)
 	}
@@ -223,8 +223,9 @@ var byProcess = regexp.MustCompile(`schedules by process: map\[([^\]]*)\]`)
 func sameWithWorkers(t *testing.T, helper string, cfg wire.Config, one runResult) {
 	t.Helper()
 	shared := false
-	// A loaded machine may start the workers after the parent has run
-	// the whole search; a few more tries make sure they took part once.
+	// The parent waits for its workers before it explores
+	// (explore.AwaitWorkers); should a loaded machine still let it run the
+	// whole search first, a few more tries make sure they took part once.
 	for try := 0; try < 4 && (try == 0 || !shared); try++ {
 		for _, w := range []int{2, 3} {
 			cfg.Workers = w

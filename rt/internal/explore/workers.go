@@ -39,6 +39,42 @@ import (
 // its workers.
 var WorkerDelay = 100 * time.Millisecond
 
+// AwaitWorkers makes the parent start its workers at once and explore
+// only when they are ready (or gone), so that they take part however
+// busy the machine is: the tests of the split set it, which check that
+// the workers ran some of the work. A run never waits longer than
+// awaitBound.
+var AwaitWorkers bool
+
+const awaitBound = time.Minute
+
+// readyFile is the file worker process pid creates in the workers'
+// directory dir when it starts exploring.
+func readyFile(dir string, pid int) string {
+	return filepath.Join(dir, fmt.Sprintf("ready%d", pid))
+}
+
+// awaitWorkers waits until every worker of p is ready or has exited.
+func (p *pool) awaitWorkers() {
+	<-p.spawned
+	deadline := time.Now().Add(awaitBound)
+	for time.Now().Before(deadline) {
+		ready, _ := filepath.Glob(filepath.Join(p.dir, "ready*"))
+		gone := 0
+		for _, w := range p.workers {
+			select {
+			case <-w.exited:
+				gone++
+			default:
+			}
+		}
+		if len(ready)+gone >= len(p.workers) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // chunkSize is the number of schedules a process claims at a time, and
 // foundEvery how often (in schedules) it looks for another's finding: a
 // file created per chunk and a file read every foundEvery schedules cost
@@ -250,9 +286,16 @@ func startPool(t *testing.T, cfg wire.Config, kind strategies.Split, opts *Optio
 	if p.share != nil {
 		p.share.alone = true
 	}
+	if AwaitWorkers {
+		defer p.awaitWorkers()
+	}
 	go func() {
 		defer close(p.spawned)
-		timer := time.NewTimer(WorkerDelay)
+		delay := WorkerDelay
+		if AwaitWorkers {
+			delay = 0
+		}
+		timer := time.NewTimer(delay)
 		defer timer.Stop()
 		<-timer.C
 		p.mu.Lock()
@@ -543,6 +586,9 @@ func runWorker(t *testing.T, cfg wire.Config, kind strategies.Split, opts Option
 			t.Fatalf("interleave: worker: %v", err)
 		}
 		opts.Next = s.next
+	}
+	if err := os.WriteFile(readyFile(cfg.Worker, os.Getpid()), nil, 0o644); err != nil {
+		t.Fatalf("interleave: worker: %v", err)
 	}
 	rep, err := exploreShare(t.Name(), opts, run, again(tree, rounds))
 	if err != nil {
