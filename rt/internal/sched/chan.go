@@ -102,8 +102,9 @@ func (q *slotQueue) pop() int32 {
 // sudog is a goroutine waiting in a channel queue.
 type sudog struct {
 	g       *G
-	slot    int32 // value of a blocked send
-	sel     bool  // part of a select
+	slot    int32  // value of a blocked send
+	sel     bool   // part of a select
+	gen     uint32 // the select's number (G.selGen), for a select case
 	caseIdx int
 	cases   int // how many channels the select waits on
 	o       *object
@@ -121,12 +122,22 @@ func (w *waitq) dequeue() *sudog {
 		copy(w.q, w.q[1:])
 		w.q[len(w.q)-1] = nil
 		w.q = w.q[:len(w.q)-1]
-		if s.sel && s.g.selDone {
+		if !s.live() {
 			continue
 		}
 		return s
 	}
 	return nil
+}
+
+// live reports whether s still waits: a plain send or receive does until
+// it is taken out of its queue, a select case while its select has yet to
+// complete. The generation check keeps a registration that outlived its
+// select (it must not, but a wrong wake-up is silent: a later select of
+// the same goroutine returns at a case it did not choose, with a zero
+// value) from ever waking a later select.
+func (s *sudog) live() bool {
+	return !s.sel || (s.gen == s.g.selGen && !s.g.selDone)
 }
 
 func (w *waitq) remove(s *sudog) { w.q = without(w.q, s) }
@@ -177,11 +188,16 @@ func (e RuntimeError) Error() string { return string(e) }
 // RuntimeError marks e as a runtime error.
 func (e RuntimeError) RuntimeError() {}
 
+// sudog returns g's i-th waiting record, cleared. Records are allocated
+// one by one, never moved: a select puts a pointer to each into a channel
+// queue and later removes it by that pointer, and records in one slice
+// moved when the slice grew halfway through the registration, leaving
+// the select's earlier cases in their queues for good.
 func (g *G) sudog(i int) *sudog {
 	for len(g.sudogs) <= i {
-		g.sudogs = append(g.sudogs, sudog{})
+		g.sudogs = append(g.sudogs, new(sudog))
 	}
-	s := &g.sudogs[i]
+	s := g.sudogs[i]
 	*s = sudog{g: g}
 	return s
 }
@@ -368,7 +384,7 @@ func (it *Iteration) ready(c SelectCase) bool {
 
 func (w *waitq) hasWaiter() bool {
 	for _, s := range w.q {
-		if !(s.sel && s.g.selDone) {
+		if s.live() {
 			return true
 		}
 	}
@@ -428,6 +444,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	}
 	// Block on every non-nil case.
 	g.selDone = false
+	g.selGen++
 	n := 0
 	for i, c := range cases {
 		if c.Ch == nil {
@@ -435,7 +452,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 		}
 		s := g.sudog(n)
 		n++
-		s.sel, s.caseIdx, s.o, s.slot = true, i, c.Ch, c.Slot
+		s.sel, s.gen, s.caseIdx, s.o, s.slot = true, g.selGen, i, c.Ch, c.Slot
 		if c.Send {
 			c.Ch.ch.sendq.q = append(c.Ch.ch.sendq.q, s)
 		} else {
@@ -450,7 +467,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	}
 	it.block(g, event.OpSelect, nil, site)
 	for i := 0; i < n; i++ {
-		s := &g.sudogs[i]
+		s := g.sudogs[i]
 		s.o.ch.sendq.remove(s)
 		s.o.ch.recvq.remove(s)
 	}

@@ -58,7 +58,8 @@ type G struct {
 	sendClosed bool // woken because the channel was closed under a blocked send
 	selChosen  int
 	selDone    bool
-	sudogs     []sudog
+	selGen     uint32   // counts its blocking selects: a registration of an earlier one is stale
+	sudogs     []*sudog // one per channel of its select; each stays where it is, since queues point to it
 	sleep      timer
 	condWoken  bool
 

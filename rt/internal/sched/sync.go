@@ -309,7 +309,7 @@ func (g *G) CondSignal(addr unsafe.Pointer, site uint32) {
 		copy(o.waiters, o.waiters[1:])
 		o.waiters[len(o.waiters)-1] = nil
 		o.waiters = o.waiters[:len(o.waiters)-1]
-		it.condWake(w)
+		it.condWake(w, o)
 	}
 }
 
@@ -320,15 +320,19 @@ func (g *G) CondBroadcast(addr unsafe.Pointer, site uint32) {
 	it.step(g, event.OpCondBroadcast, o, site)
 	it.release(g, o)
 	for _, w := range o.waiters {
-		it.condWake(w)
+		it.condWake(w, o)
 	}
 	clear(o.waiters)
 	o.waiters = o.waiters[:0]
 }
 
-func (it *Iteration) condWake(w *G) {
+// condWake wakes w, a waiter of Cond o. A waiter still on its way to
+// CondPark is only marked: it may be blocked elsewhere meanwhile (the
+// Unlock of a Cond's L that is not a mutex, a channel operation inside
+// it), and that operation must not return as if it had completed.
+func (it *Iteration) condWake(w *G, o *object) {
 	w.condWoken = true
-	if w.state == gBlocked {
+	if w.state == gBlocked && w.blockOp == event.OpCondWait && w.blockObj == o {
 		it.wakeUp(w)
 	}
 }

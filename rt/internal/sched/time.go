@@ -104,7 +104,7 @@ func (it *Iteration) mayFireEarly(t *timer) bool {
 // other channels.
 func selectWaits(o *object) bool {
 	for _, s := range o.ch.recvq.q {
-		if s.sel && !s.g.selDone && s.cases > 1 {
+		if s.sel && s.live() && s.cases > 1 {
 			return true
 		}
 	}
