@@ -43,6 +43,7 @@ type G struct {
 	yieldAt  int       // switches+1 at the time it yielded
 	abort    bool      // unwinding at the end of its iteration
 	adopted  bool      // started by code the tool does not control (adopt.go)
+	watcher  bool      // started by the standard library's model for the program (GoWatcher)
 	out      bool      // lost the schedule while in uncontrolled code (adopt.go)
 	goid     int64     // the runtime's goroutine id of an adopted goroutine
 	exited   chan struct{}

@@ -441,7 +441,7 @@ func (it *Iteration) quiescent(g *G) {
 	}
 	var leaked []*G
 	for _, l := range it.live {
-		if l.state != gDone && l.state != gOut {
+		if l.state != gDone && l.state != gOut && !l.watcher {
 			leaked = append(leaked, l)
 		}
 	}

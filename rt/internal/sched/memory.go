@@ -243,6 +243,16 @@ func (g *G) Go(f func(), site uint32) {
 	it.spawn(g, g.ID, f, site)
 }
 
+// GoWatcher starts f in a new goroutine, as Go does, for a goroutine the
+// standard library starts on the program's behalf (the one with which
+// package context follows a parent it does not know). Still blocked when
+// the test ends, it is no leak of the program's.
+func (g *G) GoWatcher(f func(), site uint32) {
+	it := g.it
+	it.step(g, event.OpSpawn, nil, site)
+	it.spawn(g, g.ID, f, site).watcher = true
+}
+
 // WordID returns the object number, as events and strategy.Valuer name
 // it, of the memory word holding addr.
 func (g *G) WordID(addr unsafe.Pointer) int32 {
