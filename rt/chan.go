@@ -62,8 +62,12 @@ func model[T any](g *sched.G, p unsafe.Pointer, capacity int) (*sched.ChanObj, *
 	sl, _ := st.Slab.(*slab[T])
 	if sl == nil {
 		sl = &slab[T]{}
+		if rs, ok := st.Slab.(*reflectSlab); ok {
+			sl.adopt(rs) // first used through reflect (reflectchan.go)
+		} else {
+			adoptTicker(g, p, o, sl)
+		}
 		st.Slab = sl
-		adoptTicker(g, p, o, sl)
 	}
 	return o, sl
 }

@@ -39,6 +39,10 @@ var funcTable = map[string]map[string]string{
 		"Gosched": "Gosched",
 		"Goexit":  "Goexit",
 	},
+	// Channel operations through reflect (reflect.Value's below).
+	"reflect": {
+		"Select": "ReflectSelect",
+	},
 	// An exploration's virtual clock is a synctest bubble of its own.
 	"testing/synctest": {
 		"Test": "SynctestTest",
@@ -63,11 +67,12 @@ func atomicFuncs() map[string]string {
 type methodEntry struct {
 	rt     string
 	noSite bool // the runtime function takes no Site
+	value  bool // the method has a value receiver, passed as a value
 }
 
 // methodTable maps "pkgpath.Type.Method" to its replacement. Methods of
 // sync.Locker are called through the interface value; all the others have
-// pointer receivers.
+// pointer receivers, except those marked value.
 var methodTable = buildMethodTable()
 
 func buildMethodTable() map[string]methodEntry {
@@ -105,6 +110,15 @@ func buildMethodTable() map[string]methodEntry {
 		"time.Timer.Reset":  {rt: "TimerReset"},
 		"time.Ticker.Stop":  {rt: "TickerStop"},
 		"time.Ticker.Reset": {rt: "TickerReset"},
+
+		// On a channel the model holds the values in flight and the
+		// state: reflect must see and change them there.
+		"reflect.Value.Len":     {rt: "ReflectLen", value: true},
+		"reflect.Value.Send":    {rt: "ReflectSend", value: true},
+		"reflect.Value.TrySend": {rt: "ReflectTrySend", value: true},
+		"reflect.Value.Recv":    {rt: "ReflectRecv", value: true},
+		"reflect.Value.TryRecv": {rt: "ReflectTryRecv", value: true},
+		"reflect.Value.Close":   {rt: "ReflectClose", value: true},
 	}
 	for _, op := range []string{"Load", "Store", "LoadOrStore", "LoadAndDelete", "Delete", "Swap", "CompareAndSwap", "CompareAndDelete", "Range", "Clear"} {
 		m["sync.Map."+op] = methodEntry{rt: "Map" + op}
