@@ -160,3 +160,18 @@ func TestCondSignalDoesNotWakeOtherWait(t *testing.T) {
 		return fmt.Sprint("Unlock received ", l.got)
 	}), "Unlock received 42")
 }
+
+// A Cond's L that is the standard library's RLocker, not the one the
+// instrumenter puts in its place (obtained through an interface, or in
+// code it does not rewrite), takes modeled read locks: a writer cannot
+// lock meanwhile.
+func TestLockerNativeRLocker(t *testing.T) {
+	expect(t, outcomes(t, rt.Options{}, func() string {
+		var rw sync.RWMutex
+		l := rw.RLocker()
+		rt.LockerLock(l, 0)
+		locked := rt.RWTryLock(&rw, 0)
+		rt.LockerUnlock(l, 0)
+		return fmt.Sprint("writer locked under a read lock: ", locked, ", after: ", rt.RWTryLock(&rw, 0))
+	}), "writer locked under a read lock: false, after: true")
+}
