@@ -36,8 +36,11 @@ var funcTable = map[string]map[string]string{
 		"Cause":             "Cause",
 	},
 	"runtime": {
-		"Gosched": "Gosched",
-		"Goexit":  "Goexit",
+		"Gosched":      "Gosched",
+		"Goexit":       "Goexit",
+		"GC":           "GC",
+		"SetFinalizer": "SetFinalizer",
+		"AddCleanup":   "AddCleanup",
 	},
 	// Channel operations through reflect (reflect.Value's below).
 	"reflect": {
@@ -119,6 +122,9 @@ func buildMethodTable() map[string]methodEntry {
 		"reflect.Value.Recv":    {rt: "ReflectRecv", value: true},
 		"reflect.Value.TryRecv": {rt: "ReflectTryRecv", value: true},
 		"reflect.Value.Close":   {rt: "ReflectClose", value: true},
+
+		// A cleanup the program stops is no longer awaited (gc.go).
+		"runtime.Cleanup.Stop": {rt: "CleanupStop", value: true},
 	}
 	for _, op := range []string{"Load", "Store", "LoadOrStore", "LoadAndDelete", "Delete", "Swap", "CompareAndSwap", "CompareAndDelete", "Range", "Clear"} {
 		m["sync.Map."+op] = methodEntry{rt: "Map" + op}

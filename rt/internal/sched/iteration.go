@@ -20,7 +20,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/race"
@@ -49,7 +48,7 @@ type Iteration struct {
 	// read under amu).
 	holderGone bool
 
-	objs    map[unsafe.Pointer]*object
+	objs    map[uintptr]*object // by address: only object.addr keeps the memory alive (gc.go)
 	nextObj int32
 	// nextEvObj numbers objects as events name them (eventID).
 	nextEvObj int32
@@ -104,7 +103,8 @@ type Iteration struct {
 	done         chan struct{}
 	doneOnce     sync.Once
 
-	rtScratch any // per-iteration state of package rt
+	rtScratch any         // per-iteration state of package rt
+	over      atomic.Bool // ended, for other goroutines (Running)
 
 	// bubble counts the testing/synctest bubbles the test is in: there the
 	// clock stands still while code runs and no timer fires early, as
@@ -476,10 +476,15 @@ func (it *Iteration) diverge(g *G, why string) {
 	it.end(g)
 }
 
+// Running reports whether the iteration has yet to end; any goroutine may
+// ask.
+func (it *Iteration) Running() bool { return !it.over.Load() }
+
 // end finishes the iteration and hands control back to the explorer.
 func (it *Iteration) end(g *G) {
 	if !it.ended {
 		it.ended = true
+		it.over.Store(true)
 		if g == nil || !g.yields() {
 			it.closeDone()
 		} // else its hub closes it once g has yielded or ended (dispatch)

@@ -37,7 +37,7 @@ type object struct {
 	id2  int32 // a second clock for RWMutex readers; a WaitGroup's semaphore, for the race detector
 	eid  int32 // the number events name it by, 0 until one does (eventID)
 	kind objKind
-	addr unsafe.Pointer
+	addr unsafe.Pointer // keeps the memory alive while the iteration models it (gc.go)
 
 	// Mutex; RWMutex writer side.
 	locked   bool
@@ -76,7 +76,7 @@ type poolItem struct {
 // use. Object ids number objects in order of first use, so they mean the
 // same thing in every run of the same schedule.
 func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
-	if o, ok := it.objs[addr]; ok {
+	if o, ok := it.objs[uintptr(addr)]; ok {
 		if o.kind != k && k > kindAtomic && o.kind <= kindAtomic {
 			// A word first seen through a plain or atomic access (a copy
 			// of the struct holding it) becomes the synchronization
@@ -92,7 +92,7 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 	if k == kindRWMutex || k == kindWaitGroup {
 		o.id2 = it.newID()
 	}
-	it.objs[addr] = o
+	it.objs[uintptr(addr)] = o
 	return o
 }
 

@@ -241,7 +241,7 @@ func (g *G) WGWait(addr unsafe.Pointer, site uint32) {
 func (g *G) OnceBegin(o *sync.Once, site uint32) bool {
 	it := g.it
 	p := unsafe.Pointer(o)
-	m, known := it.objs[p]
+	m, known := it.objs[uintptr(p)]
 	if !known || m.kind != kindOnce {
 		// First use as a Once (the word may be known from a plain access
 		// of a struct that starts with the Once).

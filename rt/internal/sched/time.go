@@ -386,7 +386,7 @@ func (it *Iteration) timerID() int32 {
 
 // TimerOf returns the timer registered under key by NewTimer, or nil.
 func (g *G) TimerOf(key unsafe.Pointer) *Timer {
-	if o, ok := g.it.objs[key]; ok {
+	if o, ok := g.it.objs[uintptr(key)]; ok {
 		return o.timer
 	}
 	return nil

@@ -1,0 +1,52 @@
+//go:build go1.24
+
+package sched
+
+import (
+	"runtime"
+	"unsafe"
+	"weak"
+)
+
+// The model refers to the program's memory by address: objects are found
+// by the address as an integer (Iteration.objs), which the garbage
+// collector ignores, and each keeps its memory alive through object.addr,
+// so that no address the model knows can be reused for another allocation
+// while the iteration runs (its state would then be taken for the new
+// object's: a stale race history, a lock held). A garbage collection the
+// program asks for lets go of all of them for its duration.
+
+// CollectGarbage runs a garbage collection for g as runtime.GC does. The
+// memory the model refers to is held only weakly meanwhile: what the
+// program no longer reaches is collected as natively (its finalizers
+// queued, its cleanups run, weak pointers to it cleared) and the model
+// forgets it; the rest is held again. Pooled objects (sync.Pool) are
+// dropped, as the collector drops them.
+func (g *G) CollectGarbage() {
+	it := g.it
+	type held struct {
+		key uintptr
+		o   *object
+		w   weak.Pointer[byte]
+	}
+	hs := make([]held, 0, len(it.objs))
+	for k, o := range it.objs {
+		if o.kind == kindPool {
+			clear(o.pool)
+			o.pool = o.pool[:0]
+		}
+		if o.addr != nil {
+			hs = append(hs, held{k, o, weak.Make((*byte)(o.addr))})
+			o.addr = nil
+		}
+	}
+	runtime.GC()
+	for i := range hs {
+		h := &hs[i]
+		if p := h.w.Value(); p != nil {
+			h.o.addr = unsafe.Pointer(p)
+		} else {
+			delete(it.objs, h.key)
+		}
+	}
+}
