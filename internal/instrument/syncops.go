@@ -41,6 +41,11 @@ var funcTable = map[string]map[string]string{
 		"GC":           "GC",
 		"SetFinalizer": "SetFinalizer",
 		"AddCleanup":   "AddCleanup",
+		"ReadMemStats": "ReadMemStats",
+	},
+	// The allocator's counters, less the tool's own allocations.
+	"testing": {
+		"AllocsPerRun": "AllocsPerRun",
 	},
 	// Channel operations through reflect (reflect.Value's below).
 	"reflect": {

@@ -125,6 +125,8 @@ func current(adopt bool) *G {
 // goroutine): a coroutine, or a native goroutine parked on its channel,
 // until chosen (handoff.go).
 func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G {
+	it.toolBegin()
+	defer it.toolEnd()
 	g := &G{
 		ID:        int32(len(it.gs) + 1),
 		it:        it,
@@ -163,6 +165,7 @@ func (it *Iteration) run(g *G, f func()) {
 		it.unwound(g)
 		return
 	}
+	it.toolBegin() // the start of g, up to f (alloc.go)
 	completed := false
 	defer func() {
 		if !g.abort {
@@ -181,6 +184,7 @@ func (it *Iteration) run(g *G, f func()) {
 		}
 		it.exit(g, r, true)
 	}()
+	it.toolEnd()
 	f()
 	completed = true
 }

@@ -103,8 +103,15 @@ type Iteration struct {
 	done         chan struct{}
 	doneOnce     sync.Once
 
-	rtScratch any         // per-iteration state of package rt
-	over      atomic.Bool // ended, for other goroutines (Running)
+	rtScratch any // per-iteration state of package rt
+
+	// The tool's own allocations, once the program reads the
+	// allocator's counters (alloc.go).
+	memWatch   bool
+	toolDepth  int
+	toolMark   allocCount
+	toolAllocs allocCount
+	over       atomic.Bool // ended, for other goroutines (Running)
 
 	// bubble counts the testing/synctest bubbles the test is in: there the
 	// clock stands still while code runs and no timer fires early, as
@@ -502,6 +509,7 @@ func (it *Iteration) closeDone() { it.doneOnce.Do(func() { close(it.done) }) }
 // exit handles the end of g's function: normal return, panic or Goexit.
 func (it *Iteration) exit(g *G, p any, abnormal bool) {
 	defer close(g.exited)
+	it.toolBegin() // ended when g hands over (handoff) or the iteration ends
 	if it.vals != nil {
 		it.flushWrite(g)
 	}

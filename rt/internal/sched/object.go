@@ -88,11 +88,13 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 		}
 		return o
 	}
+	it.toolBegin()
 	o := &object{id: it.newID(), kind: k, addr: addr}
 	if k == kindRWMutex || k == kindWaitGroup {
 		o.id2 = it.newID()
 	}
 	it.objs[uintptr(addr)] = o
+	it.toolEnd()
 	return o
 }
 
