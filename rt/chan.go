@@ -85,10 +85,12 @@ func model[T any](g *sched.G, p unsafe.Pointer, capacity int) (*sched.ChanObj, *
 		sl = &slab[T]{}
 		if rs, ok := st.Slab.(*reflectSlab); ok {
 			sl.adopt(rs) // first used through reflect (reflectchan.go)
+			st.Slab = sl
 		} else {
+			st.Slab = sl
 			adoptTicker(g, p, o, sl)
+			adoptNative(o, reflect.ValueOf(*(*chan T)(unsafe.Pointer(&p))), sl)
 		}
-		st.Slab = sl
 	}
 	return o, sl
 }
@@ -163,7 +165,8 @@ func Len(c any, s Site) int {
 	if v.IsNil() {
 		return g.Len(nil, uint32(s))
 	}
-	return g.Len(g.Chan(dataPtr(c), v.Cap()), uint32(s))
+	o, _ := reflectModel(g, v)
+	return g.Len(o, uint32(s))
 }
 
 // A Select is one execution of a select statement. The instrumenter rewrites

@@ -2,7 +2,9 @@ package rt
 
 import (
 	"reflect"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"interleave.dev/rt/internal/sched"
 )
@@ -107,7 +109,7 @@ func reflectModel(g *sched.G, v reflect.Value) (*sched.ChanObj, valueSlab) {
 		model[time.Time](g, p, v.Cap())
 	}
 	o := g.Chan(p, v.Cap())
-	return o, slabOf(o)
+	return o, reflectAdopt(g, o, v)
 }
 
 var timeType = reflect.TypeOf(time.Time{})
@@ -121,6 +123,19 @@ func slabOf(o *sched.ChanObj) valueSlab {
 		vs = &reflectSlab{}
 		st.Slab = vs
 	}
+	return vs
+}
+
+// reflectAdopt is slabOf for channel v, first seen in the iteration: its
+// storage made, its native state adopted.
+func reflectAdopt(g *sched.G, o *sched.ChanObj, v reflect.Value) valueSlab {
+	if o.State().Slab != nil {
+		return slabOf(o)
+	}
+	g.ToolBegin()
+	defer g.ToolEnd()
+	vs := slabOf(o)
+	adoptNative(o, v, vs)
 	return vs
 }
 
@@ -150,7 +165,8 @@ func ReflectLen(v reflect.Value, s Site) int {
 	if v.IsNil() {
 		return g.Len(nil, uint32(s))
 	}
-	return g.Len(g.Chan(v.UnsafePointer(), v.Cap()), uint32(s))
+	o, _ := reflectModel(g, v)
+	return g.Len(o, uint32(s))
 }
 
 // ReflectSend replaces the method call v.Send(x) of a reflect.Value.
@@ -335,4 +351,59 @@ func mustChan(v reflect.Value) {
 	if v.Kind() != reflect.Chan {
 		panic(&reflect.ValueError{Method: "reflect.Select", Kind: v.Kind()})
 	}
+}
+
+// hchanHead mirrors the first fields of the runtime's channel structure
+// (runtime/chan.go), laid out the same from Go 1.0 through 1.26.
+type hchanHead struct {
+	qcount   uint
+	dataqsiz uint
+	buf      unsafe.Pointer
+	elemsize uint16
+	closed   uint32
+}
+
+// nativeClosed reports whether the channel at p is closed natively, with
+// no effect on it (a receive would take a value, or a blocked sender's).
+func nativeClosed(p unsafe.Pointer) bool {
+	return atomic.LoadUint32(&(*hchanHead)(p).closed) != 0
+}
+
+// adoptNative gives the model of channel v, seen for the first time in
+// the iteration, the state the channel has natively: closed, or values in
+// its buffer (a channel closed, or a semaphore filled, by package
+// initialization or an earlier iteration). The model otherwise starts
+// empty and open, and a receive from a closed channel, or from a filled
+// semaphore, would block for good. The buffered values are taken out and
+// put back in the same order, so that the channel is as it was for the
+// next iteration; a closed channel still holding values cannot be put
+// back, and is left to the model as open and empty.
+func adoptNative(o *sched.ChanObj, v reflect.Value, vs valueSlab) {
+	p := v.UnsafePointer()
+	closed := nativeClosed(p)
+	n := v.Len()
+	if n == 0 {
+		if closed {
+			o.AdoptNative(nil, true)
+		}
+		return
+	}
+	if closed {
+		return
+	}
+	vals := make([]reflect.Value, 0, n)
+	for len(vals) < n {
+		x, ok := v.TryRecv()
+		if !ok {
+			break
+		}
+		vals = append(vals, x)
+	}
+	slots := make([]int32, len(vals))
+	t := v.Type().Elem()
+	for i, x := range vals {
+		v.TrySend(x)
+		slots[i] = vs.putValue(x, t)
+	}
+	o.AdoptNative(slots, false)
 }

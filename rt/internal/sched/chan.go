@@ -192,6 +192,19 @@ func (g *G) Chan(addr unsafe.Pointer, size int) *ChanObj {
 	return o
 }
 
+// AdoptNative gives channel o, whose model was just made, the state the
+// channel has natively at the start of its first use in the iteration:
+// the values slots hold in its buffer, and closed. They happen before
+// everything in the iteration, as what was done before it did.
+func (o *ChanObj) AdoptNative(slots []int32, closed bool) {
+	c := o.ch
+	for _, s := range slots {
+		c.buf.push(s)
+		c.sent++
+	}
+	c.closed = closed
+}
+
 // State returns the channel state of a channel object.
 func (o *ChanObj) State() *chanState { return o.ch }
 
