@@ -58,7 +58,12 @@ func addReg(r *gcReg) {
 }
 
 // fire is what the runtime calls, on its own goroutine, when r is due.
+// Due after its iteration, it does nothing: an allocation here would be
+// counted by a program measuring its own in another iteration.
 func (r *gcReg) fire() {
+	if !r.it.Running() {
+		return
+	}
 	gcRegs.mu.Lock()
 	r.fired = true
 	gcRegs.fired = append(gcRegs.fired, r)
@@ -145,8 +150,10 @@ func SetFinalizer(obj, finalizer any, s Site) {
 	w := weak.Make((*byte)(ov.UnsafePointer()))
 	r := &gcReg{it: g.Iteration(), alive: func() bool { return w.Value() != nil }}
 	key := uintptr(ov.UnsafePointer())
+	var arg any
+	r.call = func() { fv.Call([]reflect.Value{reflect.ValueOf(arg)}) }
 	runtime.SetFinalizer(obj, func(x any) {
-		r.call = func() { fv.Call([]reflect.Value{reflect.ValueOf(x)}) }
+		arg = x
 		gcRegs.mu.Lock()
 		if gcRegs.final[key] == r {
 			delete(gcRegs.final, key)
@@ -171,9 +178,11 @@ func AddCleanup[T, S any](ptr *T, cleanup func(S), arg S, s Site) runtime.Cleanu
 	}
 	w := weak.Make(ptr)
 	r := &gcReg{it: g.Iteration(), alive: func() bool { return w.Value() != nil }}
+	var got S
+	r.call = func() { cleanup(got) }
 	var c runtime.Cleanup
 	c = runtime.AddCleanup(ptr, func(a S) {
-		r.call = func() { cleanup(a) }
+		got = a
 		gcRegs.mu.Lock()
 		delete(gcRegs.cleanups, c)
 		gcRegs.mu.Unlock()

@@ -27,9 +27,15 @@ func ReadMemStats(m *runtime.MemStats, s Site) {
 }
 
 // AllocsPerRun replaces testing.AllocsPerRun: the same measure, of the
-// counters as the program reads them.
+// counters as the program reads them. Inside an exploration it leaves
+// GOMAXPROCS alone: only one goroutine of the program runs at a time
+// anyway, and changing it empties the runtime's per-P caches, which the
+// tool's own goroutines then refill from the heap while the program
+// measures.
 func AllocsPerRun(runs int, f func(), s Site) (avg float64) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if cur() == nil {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	}
 	f() // warm up
 	var m runtime.MemStats
 	ReadMemStats(&m, s)
