@@ -13,12 +13,11 @@ type Pool struct {
 	jobs    []func()
 	closed  bool
 	running int
-	reaped  chan struct{}
 }
 
 // NewPool starts n workers and the reaper.
 func NewPool(n int) *Pool {
-	p := &Pool{running: n, reaped: make(chan struct{})}
+	p := &Pool{running: n}
 	p.cond = sync.NewCond(&p.mu)
 	for i := 0; i < n; i++ {
 		go p.work()
@@ -64,7 +63,6 @@ func (p *Pool) work() {
 
 // reap polls until every worker has exited.
 func (p *Pool) reap() {
-	defer close(p.reaped)
 	for {
 		time.Sleep(time.Millisecond)
 		p.mu.Lock()
