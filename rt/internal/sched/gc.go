@@ -35,7 +35,7 @@ func (g *G) CollectGarbage() {
 			clear(o.pool)
 			o.pool = o.pool[:0]
 		}
-		if o.addr != nil {
+		if o.addr != nil && o.goMemory() {
 			hs = append(hs, held{k, o, weak.Make((*byte)(o.addr))})
 			o.addr = nil
 		}
@@ -49,4 +49,29 @@ func (g *G) CollectGarbage() {
 			delete(it.objs, h.key)
 		}
 	}
+}
+
+// goMemory reports whether o's memory is Go's (heap or data), which a
+// weak pointer can refer to, and not memory the program mapped itself
+// (weak.Make of that is a fatal error). runtime.AddCleanup tells them
+// apart with a panic; asked once per object.
+func (o *object) goMemory() bool {
+	if o.memory == memUnknown {
+		o.memory = memForeign
+		if isGoMemory(o.addr) {
+			o.memory = memGo
+		}
+	}
+	return o.memory == memGo
+}
+
+func isGoMemory(p unsafe.Pointer) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	c := runtime.AddCleanup((*byte)(p), func(struct{}) {}, struct{}{})
+	c.Stop()
+	return true
 }

@@ -24,6 +24,13 @@ var kindNames = [...]string{
 	kindMap: "sync.Map", kindTimer: "timer", kindPool: "Pool",
 }
 
+// Kinds of memory an object's address is in (object.memory).
+const (
+	memUnknown uint8 = iota
+	memGo
+	memForeign
+)
+
 const (
 	onceIdle uint8 = iota
 	onceRunning
@@ -38,6 +45,8 @@ type object struct {
 	eid  int32 // the number events name it by, 0 until one does (eventID)
 	kind objKind
 	addr unsafe.Pointer // keeps the memory alive while the iteration models it (gc.go)
+	// memory says whether addr is Go's memory (gc.go).
+	memory uint8
 
 	// Mutex; RWMutex writer side.
 	locked   bool
