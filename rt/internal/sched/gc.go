@@ -20,8 +20,13 @@ import (
 // memory the model refers to is held only weakly meanwhile: what the
 // program no longer reaches is collected as natively (its finalizers
 // queued, its cleanups run, weak pointers to it cleared) and the model
-// forgets it; the rest is held again. Pooled objects (sync.Pool) are
-// dropped, as the collector drops them.
+// forgets it; the rest is held again. Memory words are forgotten whether
+// they died or not: they are the bulk of the objects, a weak pointer to
+// each word costs a list walk in the runtime per word of the same
+// allocation (seconds for a large slice), and forgetting one only loses
+// its race history across the collection (a race between an access
+// before runtime.GC and one after goes unreported), never reports one.
+// Pooled objects (sync.Pool) are dropped, as the collector drops them.
 func (g *G) CollectGarbage() {
 	it := g.it
 	type held struct {
@@ -31,7 +36,11 @@ func (g *G) CollectGarbage() {
 	}
 	hs := make([]held, 0, len(it.objs))
 	for k, o := range it.objs {
-		if o.kind == kindPool {
+		switch o.kind {
+		case kindMemory, kindAtomic:
+			delete(it.objs, k)
+			continue
+		case kindPool:
 			clear(o.pool)
 			o.pool = o.pool[:0]
 		}
