@@ -41,6 +41,25 @@ func (s *slab[T]) take(i int32) T {
 	return v
 }
 
+// putBy is put on behalf of g: growing the storage is the tool's own
+// allocation, which the program must not count (sched/alloc.go).
+func (s *slab[T]) putBy(g *sched.G, v T) int32 {
+	if len(s.free) == 0 && g.Growing(len(s.vals), cap(s.vals)) {
+		g.ToolBegin()
+		defer g.ToolEnd()
+	}
+	return s.put(v)
+}
+
+// takeBy is take on behalf of g (see putBy).
+func (s *slab[T]) takeBy(g *sched.G, i int32) T {
+	if i >= 0 && g.Growing(len(s.free), cap(s.free)) {
+		g.ToolBegin()
+		defer g.ToolEnd()
+	}
+	return s.take(i)
+}
+
 func (s *slab[T]) release(i int32) {
 	if i >= 0 {
 		s.take(i)
@@ -61,9 +80,17 @@ func model[T any](g *sched.G, p unsafe.Pointer, capacity int) (*sched.ChanObj, *
 	st := o.State()
 	sl, _ := st.Slab.(*slab[T])
 	if sl == nil {
+		g.ToolBegin()
+		defer g.ToolEnd()
 		sl = &slab[T]{}
-		st.Slab = sl
-		adoptTicker(g, p, o, sl)
+		if rs, ok := st.Slab.(*reflectSlab); ok {
+			sl.adopt(rs) // first used through reflect (reflectchan.go)
+			st.Slab = sl
+		} else {
+			st.Slab = sl
+			adoptTicker(g, p, o, sl)
+			adoptNative(o, reflect.ValueOf(*(*chan T)(unsafe.Pointer(&p))), sl)
+		}
 	}
 	return o, sl
 }
@@ -91,7 +118,7 @@ func Send[T any](c chan<- T, v T, s Site) {
 	o, sl := model[T](g, sendPtr(c), cap(c))
 	slot := int32(-1)
 	if sl != nil {
-		slot = sl.put(v)
+		slot = sl.putBy(g, v)
 	}
 	g.Send(o, slot, uint32(s))
 }
@@ -104,7 +131,7 @@ func Recv[T any](c <-chan T, s Site) T {
 	}
 	o, sl := model[T](g, recvPtr(c), cap(c))
 	slot, _ := g.Recv(o, uint32(s))
-	return sl.take(slot)
+	return sl.takeBy(g, slot)
 }
 
 // Recv2 replaces the comma-ok receive v, ok := <-c.
@@ -116,7 +143,7 @@ func Recv2[T any](c <-chan T, s Site) (T, bool) {
 	}
 	o, sl := model[T](g, recvPtr(c), cap(c))
 	slot, ok := g.Recv(o, uint32(s))
-	return sl.take(slot), ok
+	return sl.takeBy(g, slot), ok
 }
 
 // Close replaces close(c).
@@ -138,7 +165,8 @@ func Len(c any, s Site) int {
 	if v.IsNil() {
 		return g.Len(nil, uint32(s))
 	}
-	return g.Len(g.Chan(dataPtr(c), v.Cap()), uint32(s))
+	o, _ := reflectModel(g, v)
+	return g.Len(o, uint32(s))
 }
 
 // A Select is one execution of a select statement. The instrumenter rewrites
@@ -196,8 +224,10 @@ func SelectStart(s Site) *Select {
 	p := g.RT()
 	sel, _ := (*p).(*Select)
 	if sel == nil {
+		g.ToolBegin()
 		sel = &Select{g: g}
 		*p = sel
+		g.ToolEnd()
 	}
 	sel.site = s
 	sel.cases = sel.cases[:0]
@@ -212,7 +242,16 @@ func SelectRecv[T any](sel *Select, c <-chan T) {
 		return
 	}
 	o, sl := model[T](sel.g, recvPtr(c), cap(c))
-	sel.cases = append(sel.cases, sched.SelectCase{Ch: o, Slot: -1})
+	sel.add(sched.SelectCase{Ch: o, Slot: -1}, sl)
+}
+
+// add adds case c, whose channel's value storage is sl.
+func (sel *Select) add(c sched.SelectCase, sl slotReleaser) {
+	if sel.g.Growing(len(sel.cases), cap(sel.cases)) || sel.g.Growing(len(sel.slabs), cap(sel.slabs)) {
+		sel.g.ToolBegin()
+		defer sel.g.ToolEnd()
+	}
+	sel.cases = append(sel.cases, c)
 	sel.slabs = append(sel.slabs, sl)
 }
 
@@ -225,10 +264,9 @@ func SelectSend[T any](sel *Select, c chan<- T, v T) {
 	o, sl := model[T](sel.g, sendPtr(c), cap(c))
 	slot := int32(-1)
 	if sl != nil {
-		slot = sl.put(v)
+		slot = sl.putBy(sel.g, v)
 	}
-	sel.cases = append(sel.cases, sched.SelectCase{Ch: o, Send: true, Slot: slot})
-	sel.slabs = append(sel.slabs, sl)
+	sel.add(sched.SelectCase{Ch: o, Send: true, Slot: slot}, sl)
 }
 
 // Do runs the select statement and returns the index of the case taken, or
@@ -275,5 +313,5 @@ func SelectValue[T any](sel *Select) (T, bool) {
 	if sl == nil {
 		return zero, sel.ok
 	}
-	return sl.take(sel.slot), sel.ok
+	return sl.takeBy(sel.g, sel.slot), sel.ok
 }

@@ -12,9 +12,11 @@ import (
 // own: their Done channel is a modeled channel (closed through the model,
 // and natively too, so standard-library code selecting on it wakes), and
 // deadlines are virtual timers. Values, deadlines and Err/Cause behave as
-// the context package documents. A parent from outside the exploration
-// that can be canceled is followed for its values and deadline but its
-// cancellation is not observed.
+// the context package documents. A parent the runtime does not model (a
+// context type of the program's, with its own Done channel, or one made
+// outside the exploration) is followed as package context follows it
+// (propagate): through its AfterFunc method if it has one, else by a
+// goroutine waiting for its Done channel or the child's.
 
 type ctx struct {
 	parent context.Context
@@ -29,6 +31,13 @@ type ctx struct {
 	children []*ctx
 	afters   []*afterFunc
 	timer    *sched.Timer
+	stop     func() bool // stops the parent's AfterFunc that cancels c
+}
+
+// afterFuncer is what package context looks for in a parent it does not
+// know, to be told of its cancellation without a goroutine.
+type afterFuncer interface {
+	AfterFunc(func()) func() bool
 }
 
 type afterFunc struct {
@@ -81,7 +90,7 @@ func ours(c context.Context) *ctx {
 	return x
 }
 
-func newCtx(g *sched.G, parent context.Context) *ctx {
+func newCtx(g *sched.G, parent context.Context, s Site) *ctx {
 	if parent == nil {
 		panic("cannot create context from nil parent")
 	}
@@ -98,10 +107,49 @@ func newCtx(g *sched.G, parent context.Context) *ctx {
 		if perr != nil {
 			c.cancel(g.Iteration(), g, perr, pcause)
 		}
-	} else if err := parent.Err(); err != nil {
-		c.cancel(g.Iteration(), g, err, context.Cause(parent))
+	} else {
+		c.propagate(g, parent, s)
 	}
 	return c
+}
+
+// propagate arranges for c to be canceled with parent, a context the
+// runtime does not model, as context.propagateCancel does: nothing if
+// parent cannot be canceled, at once if it is, else through parent's
+// AfterFunc method or, without one, a goroutine that waits for parent's
+// Done channel or c's. The program calls parent's methods and receives
+// from its channel as natively, at the same points.
+func (c *ctx) propagate(g *sched.G, parent context.Context, s Site) {
+	pdone := parent.Done()
+	if pdone == nil {
+		return
+	}
+	fromParent := func() {
+		c.cancelBy(s, parent.Err(), context.Cause(parent))
+	}
+	sel := SelectStart(s)
+	SelectRecv(sel, pdone)
+	if sel.Do(true) == 0 || parent.Err() != nil {
+		// Err too: a channel closed before the exploration began looks
+		// open to the model.
+		c.cancel(g.Iteration(), g, parent.Err(), context.Cause(parent))
+		return
+	}
+	if a, ok := parent.(afterFuncer); ok {
+		stop := a.AfterFunc(fromParent)
+		c.mu.Lock()
+		c.stop = stop
+		c.mu.Unlock()
+		return
+	}
+	g.GoWatcher(func() {
+		sel := SelectStart(s)
+		SelectRecv(sel, pdone)
+		SelectRecv(sel, c.done)
+		if sel.Do(false) == 0 {
+			fromParent()
+		}
+	}, uint32(s))
 }
 
 // cancel cancels c and its children on behalf of g (nil for a deadline),
@@ -137,16 +185,34 @@ func (c *ctx) cancel(it *sched.Iteration, g *sched.G, err, cause error) {
 	}
 }
 
-// cancelFunc returns the CancelCauseFunc of c.
+// cancelFunc returns the CancelCauseFunc of c. Canceling c also stops
+// the AfterFunc of a parent the runtime does not model that was to cancel
+// it, as package context does.
 func (c *ctx) cancelFunc(s Site) context.CancelCauseFunc {
 	return func(cause error) {
-		g := sched.CurrentNoAdopt()
-		if g == nil {
-			return // an iteration that has ended
+		if c.cancelBy(s, context.Canceled, cause) {
+			c.mu.Lock()
+			stop := c.stop
+			c.stop = nil
+			c.mu.Unlock()
+			if stop != nil {
+				stop()
+			}
 		}
-		g.Cancel(c.doneO, uint32(s))
-		c.cancel(g.Iteration(), g, context.Canceled, cause)
 	}
+}
+
+// cancelBy cancels c with err and cause on behalf of the calling
+// goroutine, a scheduling point. It reports false when there is no
+// calling goroutine (an iteration that has ended).
+func (c *ctx) cancelBy(s Site, err, cause error) bool {
+	g := sched.CurrentNoAdopt()
+	if g == nil {
+		return false
+	}
+	g.Cancel(c.doneO, uint32(s))
+	c.cancel(g.Iteration(), g, err, cause)
+	return true
 }
 
 // WithCancel replaces context.WithCancel.
@@ -155,7 +221,7 @@ func WithCancel(parent context.Context, s Site) (context.Context, context.Cancel
 	if g == nil {
 		return context.WithCancel(parent)
 	}
-	c := newCtx(g, parent)
+	c := newCtx(g, parent, s)
 	f := c.cancelFunc(s)
 	return c, func() { f(nil) }
 }
@@ -166,7 +232,7 @@ func WithCancelCause(parent context.Context, s Site) (context.Context, context.C
 	if g == nil {
 		return context.WithCancelCause(parent)
 	}
-	c := newCtx(g, parent)
+	c := newCtx(g, parent, s)
 	return c, c.cancelFunc(s)
 }
 
@@ -196,11 +262,11 @@ func WithDeadlineCause(parent context.Context, t time.Time, cause error, s Site)
 	}
 	if cur, ok := parent.Deadline(); ok && cur.Before(t) {
 		// The parent's deadline is earlier: it cancels the child.
-		c := newCtx(g, parent)
+		c := newCtx(g, parent, s)
 		f := c.cancelFunc(s)
 		return c, func() { f(nil) }
 	}
-	c := newCtx(g, parent)
+	c := newCtx(g, parent, s)
 	c.deadline, c.hasDL = t, true
 	it := g.Iteration()
 	d := t.Sub(it.Wall(it.Clock()))
@@ -225,9 +291,15 @@ func WithDeadlineCause(parent context.Context, t time.Time, cause error, s Site)
 // goroutine.
 func ContextAfterFunc(c context.Context, f func(), s Site) (stop func() bool) {
 	g := sched.CurrentNoAdopt()
-	x := ours(c)
-	if g == nil || x == nil {
+	if g == nil {
 		return context.AfterFunc(c, f)
+	}
+	x := ours(c)
+	foreign := x == nil
+	if foreign {
+		// A context the runtime does not model: f hangs on a context of
+		// its own, canceled with c (context.AfterFunc does the same).
+		x = newCtx(g, c, s)
 	}
 	a := &afterFunc{f: f}
 	x.mu.Lock()
@@ -244,11 +316,15 @@ func ContextAfterFunc(c context.Context, f func(), s Site) (stop func() bool) {
 			g.Len(x.doneO, uint32(s)) // conflicts with the cancel that would start f
 		}
 		x.mu.Lock()
-		defer x.mu.Unlock()
 		if a.started || a.stopped {
+			x.mu.Unlock()
 			return false
 		}
 		a.stopped = true
+		x.mu.Unlock()
+		if foreign {
+			x.cancelFunc(s)(nil) // lets go of c
+		}
 		return true
 	}
 }

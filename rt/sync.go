@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"reflect"
 	"sync"
 	"unsafe"
 )
@@ -89,6 +90,22 @@ func RLocker(rw *sync.RWMutex) sync.Locker { return rlocker{rw} }
 
 type rlocker struct{ rw *sync.RWMutex }
 
+// rlockerType is the type of the Locker (*sync.RWMutex).RLocker returns,
+// a *sync.rlocker: a conversion of the *sync.RWMutex.
+var rlockerType = reflect.TypeOf(new(sync.RWMutex).RLocker())
+
+// nativeRLocker returns the RWMutex behind l if l is the standard
+// library's RLocker (one the instrumenter did not replace: obtained
+// through an interface, or in code it does not rewrite), or nil. Its
+// read locks are then modeled like any other: called natively they would
+// lock the real RWMutex, which the model does not see.
+func nativeRLocker(l sync.Locker) *sync.RWMutex {
+	if reflect.TypeOf(l) != rlockerType {
+		return nil
+	}
+	return (*sync.RWMutex)(dataPtr(l))
+}
+
 func (r rlocker) Lock()   { RLock(r.rw, 0) }
 func (r rlocker) Unlock() { RUnlock(r.rw, 0) }
 
@@ -104,6 +121,10 @@ func LockerLock(l sync.Locker, s Site) {
 	case rlocker:
 		RLock(m.rw, s)
 	default:
+		if rw := nativeRLocker(l); rw != nil {
+			RLock(rw, s)
+			return
+		}
 		l.Lock()
 	}
 }
@@ -118,6 +139,10 @@ func LockerUnlock(l sync.Locker, s Site) {
 	case rlocker:
 		RUnlock(m.rw, s)
 	default:
+		if rw := nativeRLocker(l); rw != nil {
+			RUnlock(rw, s)
+			return
+		}
 		l.Unlock()
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -448,5 +450,30 @@ func TestFidelityRandSeed(t *testing.T) {
 			"seed_test.go": strings.ReplaceAll(fidelitySeedTest, "SEEDS", c.seeds),
 		})
 		checkFidelity(t, results, map[string]string{"TestSeed": ""})
+	}
+}
+
+// TestFidelityNativeValues runs testdata/fidelity, whose tests check
+// values a program computes (what a select returns after its channels are
+// touched, the cancellation of a child of the program's own context, a
+// channel's length through reflect, ...), natively and under interleave
+// with each timer policy: every test passes natively, so it must pass
+// under the tool on every schedule.
+func TestFidelityNativeValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "fidelity"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("go", "-C", dir, "test", "-count=1", "./...").CombinedOutput(); err != nil {
+		t.Fatalf("the tests fail natively: %v\n%s", err, out)
+	}
+	for _, timers := range []string{"stall", "idle"} {
+		code, stdout, stderr := cli(t, "test", "-C", dir, "-schedules=100", "-timers="+timers, "./...")
+		if code != 0 {
+			t.Errorf("-timers=%s: exit %d, want 0\n%s\n%s", timers, code, stdout, stderr)
+		}
 	}
 }

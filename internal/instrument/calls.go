@@ -296,6 +296,9 @@ func (r *rewriter) mapMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel *types
 		r.warnf(call.Pos(), "call of %s left native: %v", m.FullName(), err)
 		return nil
 	}
+	if ent.value {
+		recv = valueReceiver(recv)
+	}
 	targs := ""
 	if named, ok := types.Unalias(derefType(recvT)).(*types.Named); ok && named.TypeArgs().Len() > 0 {
 		targs, err = r.typeList(named.TypeArgs(), call.Pos())
@@ -345,6 +348,15 @@ func (r *rewriter) receiver(f *ast.SelectorExpr, sel *types.Selection, stop func
 		return []part{x, suffix}, t, nil
 	}
 	return []part{text("&"), x, suffix}, types.NewPointer(t), nil
+}
+
+// valueReceiver turns the receiver argument receiver returned into the
+// receiver's value: its address taken back, or a pointer dereferenced.
+func valueReceiver(recv []part) []part {
+	if len(recv) == 3 {
+		return recv[1:] // &x.f: x.f
+	}
+	return append(append([]part{text("(*")}, recv...), text(")"))
 }
 
 // derefType returns the element type of a pointer type, or t.

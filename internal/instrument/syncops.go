@@ -36,8 +36,20 @@ var funcTable = map[string]map[string]string{
 		"Cause":             "Cause",
 	},
 	"runtime": {
-		"Gosched": "Gosched",
-		"Goexit":  "Goexit",
+		"Gosched":      "Gosched",
+		"Goexit":       "Goexit",
+		"GC":           "GC",
+		"SetFinalizer": "SetFinalizer",
+		"AddCleanup":   "AddCleanup",
+		"ReadMemStats": "ReadMemStats",
+	},
+	// The allocator's counters, less the tool's own allocations.
+	"testing": {
+		"AllocsPerRun": "AllocsPerRun",
+	},
+	// Channel operations through reflect (reflect.Value's below).
+	"reflect": {
+		"Select": "ReflectSelect",
 	},
 	// An exploration's virtual clock is a synctest bubble of its own.
 	"testing/synctest": {
@@ -63,11 +75,12 @@ func atomicFuncs() map[string]string {
 type methodEntry struct {
 	rt     string
 	noSite bool // the runtime function takes no Site
+	value  bool // the method has a value receiver, passed as a value
 }
 
 // methodTable maps "pkgpath.Type.Method" to its replacement. Methods of
 // sync.Locker are called through the interface value; all the others have
-// pointer receivers.
+// pointer receivers, except those marked value.
 var methodTable = buildMethodTable()
 
 func buildMethodTable() map[string]methodEntry {
@@ -105,6 +118,18 @@ func buildMethodTable() map[string]methodEntry {
 		"time.Timer.Reset":  {rt: "TimerReset"},
 		"time.Ticker.Stop":  {rt: "TickerStop"},
 		"time.Ticker.Reset": {rt: "TickerReset"},
+
+		// On a channel the model holds the values in flight and the
+		// state: reflect must see and change them there.
+		"reflect.Value.Len":     {rt: "ReflectLen", value: true},
+		"reflect.Value.Send":    {rt: "ReflectSend", value: true},
+		"reflect.Value.TrySend": {rt: "ReflectTrySend", value: true},
+		"reflect.Value.Recv":    {rt: "ReflectRecv", value: true},
+		"reflect.Value.TryRecv": {rt: "ReflectTryRecv", value: true},
+		"reflect.Value.Close":   {rt: "ReflectClose", value: true},
+
+		// A cleanup the program stops is no longer awaited (gc.go).
+		"runtime.Cleanup.Stop": {rt: "CleanupStop", value: true},
 	}
 	for _, op := range []string{"Load", "Store", "LoadOrStore", "LoadAndDelete", "Delete", "Swap", "CompareAndSwap", "CompareAndDelete", "Range", "Clear"} {
 		m["sync.Map."+op] = methodEntry{rt: "Map" + op}

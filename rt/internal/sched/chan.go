@@ -40,9 +40,11 @@ const hbRing = 64
 // bufSend records the happens-before of g putting a value into c's buffer.
 func (it *Iteration) bufSend(g *G, c *chanState) {
 	if it.race != nil && g != nil {
+		it.toolBegin() // the clocks grow
 		k := c.position(c.sent)
 		it.race.AcquireClock(g.ID, &c.spaceClock[k])
 		it.race.ReleaseClock(g.ID, &c.elemClock[k])
+		it.toolEnd()
 	}
 	c.sent++
 }
@@ -50,9 +52,11 @@ func (it *Iteration) bufSend(g *G, c *chanState) {
 // bufRecv records the happens-before of g taking a value out of c's buffer.
 func (it *Iteration) bufRecv(g *G, c *chanState) {
 	if it.race != nil && g != nil {
+		it.toolBegin() // the clocks grow
 		k := c.position(c.recvd)
 		it.race.AcquireClock(g.ID, &c.elemClock[k])
 		it.race.ReleaseClock(g.ID, &c.spaceClock[k])
+		it.toolEnd()
 	}
 	c.recvd++
 }
@@ -102,8 +106,9 @@ func (q *slotQueue) pop() int32 {
 // sudog is a goroutine waiting in a channel queue.
 type sudog struct {
 	g       *G
-	slot    int32 // value of a blocked send
-	sel     bool  // part of a select
+	slot    int32  // value of a blocked send
+	sel     bool   // part of a select
+	gen     uint32 // the select's number (G.selGen), for a select case
 	caseIdx int
 	cases   int // how many channels the select waits on
 	o       *object
@@ -121,7 +126,7 @@ func (w *waitq) dequeue() *sudog {
 		copy(w.q, w.q[1:])
 		w.q[len(w.q)-1] = nil
 		w.q = w.q[:len(w.q)-1]
-		if s.sel && s.g.selDone {
+		if !s.live() {
 			continue
 		}
 		return s
@@ -129,7 +134,28 @@ func (w *waitq) dequeue() *sudog {
 	return nil
 }
 
+// live reports whether s still waits: a plain send or receive does until
+// it is taken out of its queue, a select case while its select has yet to
+// complete. The generation check keeps a registration that outlived its
+// select (it must not, but a wrong wake-up is silent: a later select of
+// the same goroutine returns at a case it did not choose, with a zero
+// value) from ever waking a later select.
+func (s *sudog) live() bool {
+	return !s.sel || (s.gen == s.g.selGen && !s.g.selDone)
+}
+
 func (w *waitq) remove(s *sudog) { w.q = without(w.q, s) }
+
+// enqueue adds s at the end of w.
+func (it *Iteration) enqueue(w *waitq, s *sudog) {
+	if !it.growing(len(w.q), cap(w.q)) {
+		w.q = append(w.q, s)
+		return
+	}
+	it.toolBegin()
+	w.q = append(w.q, s)
+	it.toolEnd()
+}
 
 // without removes the first x from s, keeping the order of the rest.
 func without[T comparable](s []T, x T) []T {
@@ -150,14 +176,33 @@ type ChanObj = object
 // Chan returns the model of the channel at addr (nil addr: a nil channel,
 // for which it returns nil). size is the channel's capacity.
 func (g *G) Chan(addr unsafe.Pointer, size int) *ChanObj {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	if addr == nil {
 		return nil
 	}
 	o := g.it.object(addr, kindChan)
 	if o.ch == nil {
+		g.it.toolBegin()
 		o.ch = &chanState{cap: size}
+		g.it.toolEnd()
 	}
 	return o
+}
+
+// AdoptNative gives channel o, whose model was just made, the state the
+// channel has natively at the start of its first use in the iteration:
+// the values slots hold in its buffer, and closed. They happen before
+// everything in the iteration, as what was done before it did.
+func (o *ChanObj) AdoptNative(slots []int32, closed bool) {
+	c := o.ch
+	for _, s := range slots {
+		c.buf.push(s)
+		c.sent++
+	}
+	c.closed = closed
 }
 
 // State returns the channel state of a channel object.
@@ -165,6 +210,10 @@ func (o *ChanObj) State() *chanState { return o.ch }
 
 // MakeChan records the creation of a channel.
 func (g *G) MakeChan(o *ChanObj, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	g.it.step(g, event.OpMakeChan, o, site)
 }
 
@@ -177,11 +226,18 @@ func (e RuntimeError) Error() string { return string(e) }
 // RuntimeError marks e as a runtime error.
 func (e RuntimeError) RuntimeError() {}
 
+// sudog returns g's i-th waiting record, cleared. Records are allocated
+// one by one, never moved: a select puts a pointer to each into a channel
+// queue and later removes it by that pointer, and records in one slice
+// moved when the slice grew halfway through the registration, leaving
+// the select's earlier cases in their queues for good.
 func (g *G) sudog(i int) *sudog {
 	for len(g.sudogs) <= i {
-		g.sudogs = append(g.sudogs, sudog{})
+		g.it.toolBegin()
+		g.sudogs = append(g.sudogs, new(sudog))
+		g.it.toolEnd()
 	}
-	s := &g.sudogs[i]
+	s := g.sudogs[i]
 	*s = sudog{g: g}
 	return s
 }
@@ -193,6 +249,10 @@ func (it *Iteration) blockForever(g *G, op event.Op, site uint32) {
 
 // Send performs a send of the value in slot on channel o.
 func (g *G) Send(o *ChanObj, slot int32, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.step(g, event.OpSend, o, site)
 	if o == nil {
@@ -206,7 +266,7 @@ func (g *G) Send(o *ChanObj, slot int32, site uint32) {
 	}
 	s := g.sudog(0)
 	s.slot, s.o = slot, o
-	c.sendq.q = append(c.sendq.q, s)
+	it.enqueue(&c.sendq, s)
 	it.block(g, event.OpSend, o, site) // the receiver recorded the happens-before
 	if g.sendClosed {
 		g.sendClosed = false
@@ -228,6 +288,10 @@ func (it *Iteration) deliver(r *sudog, slot int32, ok bool) {
 // Recv performs a receive from channel o and returns the slot received
 // and whether it came from a send (false: the channel is closed).
 func (g *G) Recv(o *ChanObj, site uint32) (int32, bool) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.step(g, event.OpRecv, o, site)
 	if o == nil {
@@ -238,7 +302,7 @@ func (g *G) Recv(o *ChanObj, site uint32) (int32, bool) {
 	}
 	s := g.sudog(0)
 	s.o = o
-	o.ch.recvq.q = append(o.ch.recvq.q, s)
+	it.enqueue(&o.ch.recvq, s)
 	it.block(g, event.OpRecv, o, site) // the sender or the close recorded the happens-before
 	return g.slot, g.ok
 }
@@ -252,7 +316,7 @@ func (it *Iteration) tryRecv(g *G, o *object) (slot int32, ok, done bool) {
 		if s := c.sendq.dequeue(); s != nil {
 			// The blocked sender's value takes the freed place: its send
 			// completes now.
-			c.buf.push(s.slot)
+			it.push(&c.buf, s.slot)
 			it.bufSend(s.g, c)
 			it.completeSend(s)
 		}
@@ -285,6 +349,10 @@ func (it *Iteration) completeSend(s *sudog) {
 
 // Close closes channel o.
 func (g *G) Close(o *ChanObj, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.step(g, event.OpClose, o, site)
 	if o == nil {
@@ -341,6 +409,10 @@ func (it *Iteration) closeChan(g *G, o *object) {
 
 // Len returns the number of buffered values of channel o.
 func (g *G) Len(o *ChanObj, site uint32) int {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	g.it.step(g, event.OpChanLen, o, site)
 	if o == nil {
 		return 0
@@ -368,7 +440,7 @@ func (it *Iteration) ready(c SelectCase) bool {
 
 func (w *waitq) hasWaiter() bool {
 	for _, s := range w.q {
-		if !(s.sel && s.g.selDone) {
+		if s.live() {
 			return true
 		}
 	}
@@ -379,6 +451,10 @@ func (w *waitq) hasWaiter() bool {
 // case taken (-1: default) and, for a receive case, the slot received and
 // the ok flag.
 func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32, bool) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	// The select touches every channel it waits on: they are numbered as
 	// events' objects here, whether a strategy observes (and is told of
@@ -428,6 +504,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	}
 	// Block on every non-nil case.
 	g.selDone = false
+	g.selGen++
 	n := 0
 	for i, c := range cases {
 		if c.Ch == nil {
@@ -435,11 +512,11 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 		}
 		s := g.sudog(n)
 		n++
-		s.sel, s.caseIdx, s.o, s.slot = true, i, c.Ch, c.Slot
+		s.sel, s.gen, s.caseIdx, s.o, s.slot = true, g.selGen, i, c.Ch, c.Slot
 		if c.Send {
-			c.Ch.ch.sendq.q = append(c.Ch.ch.sendq.q, s)
+			it.enqueue(&c.Ch.ch.sendq, s)
 		} else {
-			c.Ch.ch.recvq.q = append(c.Ch.ch.recvq.q, s)
+			it.enqueue(&c.Ch.ch.recvq, s)
 		}
 	}
 	if n == 0 {
@@ -450,7 +527,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	}
 	it.block(g, event.OpSelect, nil, site)
 	for i := 0; i < n; i++ {
-		s := &g.sudogs[i]
+		s := g.sudogs[i]
 		s.o.ch.sendq.remove(s)
 		s.o.ch.recvq.remove(s)
 	}
@@ -479,6 +556,17 @@ func (it *Iteration) sendReady(g *G, o *object, slot int32) {
 		it.syncPair(g, r.g, o)
 		return
 	}
-	c.buf.push(slot)
+	it.push(&c.buf, slot)
 	it.bufSend(g, c)
+}
+
+// push puts slot into a channel's buffer q.
+func (it *Iteration) push(q *slotQueue, slot int32) {
+	if !it.growing(len(q.s), cap(q.s)) {
+		q.push(slot)
+		return
+	}
+	it.toolBegin()
+	q.push(slot)
+	it.toolEnd()
 }

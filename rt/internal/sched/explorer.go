@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/race"
@@ -361,7 +360,7 @@ func (x *Explorer) newIteration(num int) *Iteration {
 		x:        x,
 		num:      num,
 		mapSeed:  x.mapSeed(num),
-		objs:     make(map[unsafe.Pointer]*object),
+		objs:     make(map[uintptr]*object),
 		hash:     fnvOffset,
 		epoch:    1,
 		done:     make(chan struct{}),
@@ -488,6 +487,7 @@ func (it *Iteration) stuck() {
 	}
 	it.wantStacks = true
 	it.ended = true
+	it.over.Store(true)
 	it.closeDone() // arrivals from uncontrolled code stop waiting
 	if !idle {
 		g.abort = true

@@ -43,6 +43,7 @@ type G struct {
 	yieldAt  int       // switches+1 at the time it yielded
 	abort    bool      // unwinding at the end of its iteration
 	adopted  bool      // started by code the tool does not control (adopt.go)
+	watcher  bool      // started by the standard library's model for the program (GoWatcher)
 	out      bool      // lost the schedule while in uncontrolled code (adopt.go)
 	goid     int64     // the runtime's goroutine id of an adopted goroutine
 	exited   chan struct{}
@@ -58,7 +59,8 @@ type G struct {
 	sendClosed bool // woken because the channel was closed under a blocked send
 	selChosen  int
 	selDone    bool
-	sudogs     []sudog
+	selGen     uint32   // counts its blocking selects: a registration of an earlier one is stale
+	sudogs     []*sudog // one per channel of its select; each stays where it is, since queues point to it
 	sleep      timer
 	condWoken  bool
 
@@ -123,6 +125,8 @@ func current(adopt bool) *G {
 // goroutine): a coroutine, or a native goroutine parked on its channel,
 // until chosen (handoff.go).
 func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G {
+	it.toolBegin()
+	defer it.toolEnd()
 	g := &G{
 		ID:        int32(len(it.gs) + 1),
 		it:        it,
@@ -161,6 +165,7 @@ func (it *Iteration) run(g *G, f func()) {
 		it.unwound(g)
 		return
 	}
+	it.toolBegin() // the start of g, up to f (alloc.go)
 	completed := false
 	defer func() {
 		if !g.abort {
@@ -179,6 +184,7 @@ func (it *Iteration) run(g *G, f func()) {
 		}
 		it.exit(g, r, true)
 	}()
+	it.toolEnd()
 	f()
 	completed = true
 }

@@ -139,6 +139,9 @@ func (x *Explorer) spawnCoroutine(g *G, f func()) {
 		}
 		w = &worker{}
 		w.resume = newCoroutine(func(yield func(struct{}) bool) { w.loop(x, yield) })
+		// The first resume of a coroutine allocates (its yield
+		// function): done here, it belongs to the spawn (alloc.go).
+		w.resume()
 	}
 	w.g, w.f = g, f
 	g.co = w
@@ -147,20 +150,27 @@ func (x *Explorer) spawnCoroutine(g *G, f func()) {
 // loop is the body of a worker's coroutine.
 func (w *worker) loop(x *Explorer, yield func(struct{}) bool) {
 	w.yield = yield
+	yield(struct{}{}) // primed by spawnCoroutine
+	if w.quit {
+		return
+	}
 	for {
 		g, f := w.g, w.f
 		w.f = nil
+		it := g.it
 		g.it.run(g, f)
 		w.g = nil
 		h := &x.hubs
 		h.mu.Lock()
 		if h.closed {
 			h.mu.Unlock()
+			it.toolPause()
 			return
 		}
 		h.free = append(h.free, w)
 		hidden.Add(1)
 		h.mu.Unlock()
+		it.toolPause() // the end of g's exit (alloc.go)
 		// Until the next goroutine: the switch lands in the hub that
 		// resumed g, as g's end.
 		yield(struct{}{})
@@ -261,20 +271,24 @@ func (it *Iteration) dispatch() {
 func (it *Iteration) handoff(g *G) {
 	if g != nil && g.yields() {
 		if g.state == gDone {
-			return // the end of its coroutine lands in its hub
+			return // the end of its coroutine lands in its hub (loop)
 		}
+		d := it.toolPause() // the next goroutine runs the program's code
 		g.park()
+		it.toolResume(d)
 		return
 	}
 	done := g == nil || g.state == gDone // read before next runs: it may wake g
 	if !done {
 		g.toChan()
 	}
+	d := it.toolPause()
 	it.wake(it.cur)
 	if done {
 		return
 	}
 	g.parkChan()
+	it.toolResume(d)
 }
 
 // wake makes next, which holds the schedule now, run: from a goroutine

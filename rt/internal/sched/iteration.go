@@ -5,7 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/race"
@@ -34,7 +33,7 @@ type Iteration struct {
 	// read under amu).
 	holderGone bool
 
-	objs    map[unsafe.Pointer]*object
+	objs    map[uintptr]*object // by address: only object.addr keeps the memory alive (gc.go)
 	nextObj int32
 	// nextEvObj numbers objects as events name them (eventID).
 	nextEvObj int32
@@ -90,6 +89,14 @@ type Iteration struct {
 	doneOnce     sync.Once
 
 	rtScratch any // per-iteration state of package rt
+
+	// The tool's own allocations, once the program reads the
+	// allocator's counters (alloc.go).
+	memWatch   bool
+	toolDepth  int
+	toolMark   allocCount
+	toolAllocs allocCount
+	over       atomic.Bool // ended, for other goroutines (Running)
 
 	// bubble counts the testing/synctest bubbles the test is in: there the
 	// clock stands still while code runs and no timer fires early, as
@@ -428,7 +435,7 @@ func (it *Iteration) quiescent(g *G) {
 	}
 	var leaked []*G
 	for _, l := range it.live {
-		if l.state != gDone && l.state != gOut {
+		if l.state != gDone && l.state != gOut && !l.watcher {
 			leaked = append(leaked, l)
 		}
 	}
@@ -463,10 +470,15 @@ func (it *Iteration) diverge(g *G, why string) {
 	it.end(g)
 }
 
+// Running reports whether the iteration has yet to end; any goroutine may
+// ask.
+func (it *Iteration) Running() bool { return !it.over.Load() }
+
 // end finishes the iteration and hands control back to the explorer.
 func (it *Iteration) end(g *G) {
 	if !it.ended {
 		it.ended = true
+		it.over.Store(true)
 		if g == nil || !g.yields() {
 			it.closeDone()
 		} // else its hub closes it once g has yielded or ended (dispatch)
@@ -484,6 +496,7 @@ func (it *Iteration) closeDone() { it.doneOnce.Do(func() { close(it.done) }) }
 // exit handles the end of g's function: normal return, panic or Goexit.
 func (it *Iteration) exit(g *G, p any, abnormal bool) {
 	defer close(g.exited)
+	it.toolBegin() // ended when g hands over (handoff) or the iteration ends
 	if it.vals != nil {
 		it.flushWrite(g)
 	}

@@ -11,6 +11,10 @@ package sched
 
 // MapOrder returns the seed of the permutation of the map range at site.
 func (g *G) MapOrder(site uint32) uint64 {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.mapRanges++
 	return mix(mix(it.mapSeed, it.hash), uint64(site)<<32|it.mapRanges)

@@ -28,6 +28,10 @@ import (
 // reported at the access that shows it. QuietRun accesses in a row at
 // most, so that a goroutine polling a variable still lets others run.
 func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	m := readMode
 	if write {
 		m = writeMode
@@ -39,6 +43,10 @@ func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
 // writes them: a write, except that a strategy.Valuer is told that the
 // old value was read.
 func (g *G) Update(addr unsafe.Pointer, size uintptr, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	g.access(addr, size, updateMode, site)
 }
 
@@ -46,6 +54,10 @@ func (g *G) Update(addr unsafe.Pointer, size uintptr, site uint32) {
 // happened: a write, except that a strategy.Valuer is told the value
 // written at once, and nothing of what was there before.
 func (g *G) Wrote(addr unsafe.Pointer, size uintptr, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	g.access(addr, size, wroteMode, site)
 }
 
@@ -145,6 +157,10 @@ const (
 // unordered plain accesses to the same bytes (never with atomics). The
 // caller then performs the operation natively.
 func (g *G) Atomic(addr unsafe.Pointer, size uintptr, k AtomicKind, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindAtomic)
 	switch k {
@@ -189,6 +205,10 @@ func (it *Iteration) atomicAccess(g *G, o *object, addr unsafe.Pointer, size uin
 // MapOp reports an operation on the sync.Map at addr; the caller then
 // performs it natively.
 func (g *G) MapOp(addr unsafe.Pointer, write bool, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindMap)
 	if write {
@@ -202,6 +222,10 @@ func (g *G) MapOp(addr unsafe.Pointer, write bool, site uint32) {
 
 // Yield is runtime.Gosched: a scheduling point and nothing else.
 func (g *G) Yield(site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	g.it.yielded(g)
 	g.it.step(g, event.OpYield, nil, site)
 }
@@ -211,6 +235,10 @@ func (g *G) Yield(site uint32) {
 // are all blocked (on channels, locks, or timers, which do not fire while
 // the caller can run under the default timer policy).
 func (g *G) WaitIdle(site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	for {
 		g.Yield(site)
 		if !g.it.othersCanRun(g) {
@@ -238,9 +266,27 @@ func (it *Iteration) othersCanRun(g *G) bool {
 
 // Go starts f in a new controlled goroutine.
 func (g *G) Go(f func(), site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.step(g, event.OpSpawn, nil, site)
 	it.spawn(g, g.ID, f, site)
+}
+
+// GoWatcher starts f in a new goroutine, as Go does, for a goroutine the
+// standard library starts on the program's behalf (the one with which
+// package context follows a parent it does not know). Still blocked when
+// the test ends, it is no leak of the program's.
+func (g *G) GoWatcher(f func(), site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
+	it := g.it
+	it.step(g, event.OpSpawn, nil, site)
+	it.spawn(g, g.ID, f, site).watcher = true
 }
 
 // WordID returns the object number, as events and strategy.Valuer name

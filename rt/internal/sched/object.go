@@ -24,6 +24,13 @@ var kindNames = [...]string{
 	kindMap: "sync.Map", kindTimer: "timer", kindPool: "Pool",
 }
 
+// Kinds of memory an object's address is in (object.memory).
+const (
+	memUnknown uint8 = iota
+	memGo
+	memForeign
+)
+
 const (
 	onceIdle uint8 = iota
 	onceRunning
@@ -37,7 +44,9 @@ type object struct {
 	id2  int32 // a second clock for RWMutex readers; a WaitGroup's semaphore, for the race detector
 	eid  int32 // the number events name it by, 0 until one does (eventID)
 	kind objKind
-	addr unsafe.Pointer
+	addr unsafe.Pointer // keeps the memory alive while the iteration models it (gc.go)
+	// memory says whether addr is Go's memory (gc.go).
+	memory uint8
 
 	// Mutex; RWMutex writer side.
 	locked   bool
@@ -76,7 +85,7 @@ type poolItem struct {
 // use. Object ids number objects in order of first use, so they mean the
 // same thing in every run of the same schedule.
 func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
-	if o, ok := it.objs[addr]; ok {
+	if o, ok := it.objs[uintptr(addr)]; ok {
 		if o.kind != k && k > kindAtomic && o.kind <= kindAtomic {
 			// A word first seen through a plain or atomic access (a copy
 			// of the struct holding it) becomes the synchronization
@@ -88,11 +97,13 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 		}
 		return o
 	}
+	it.toolBegin()
 	o := &object{id: it.newID(), kind: k, addr: addr}
 	if k == kindRWMutex || k == kindWaitGroup {
 		o.id2 = it.newID()
 	}
-	it.objs[addr] = o
+	it.objs[uintptr(addr)] = o
+	it.toolEnd()
 	return o
 }
 

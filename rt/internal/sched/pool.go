@@ -15,6 +15,10 @@ import (
 
 // PoolPut puts x, which is not nil, into the sync.Pool at addr.
 func (g *G) PoolPut(addr unsafe.Pointer, x any, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindPool)
 	it.step(g, event.OpPoolPut, o, site)
@@ -29,6 +33,10 @@ func (g *G) PoolPut(addr unsafe.Pointer, x any, site uint32) {
 // one of the pooled objects, or none (ok false), in which case the caller
 // makes a fresh one with the pool's New.
 func (g *G) PoolGet(addr unsafe.Pointer, site uint32) (x any, ok bool) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindPool)
 	it.step(g, event.OpPoolGet, o, site)

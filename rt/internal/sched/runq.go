@@ -145,7 +145,7 @@ func (it *Iteration) place(g *G) {
 		if o := g.pendObj; o != nil && gated(g.pending.Op) {
 			if gateOpen(g.pending.Op, o) {
 				if o.once != onceDone { // a done Once never closes again
-					o.arrivals = append(o.arrivals, g)
+					o.arrivals = it.appendG(o.arrivals, g)
 				}
 			} else {
 				s = it.group(o, g.pending.Op)
@@ -159,6 +159,10 @@ func (it *Iteration) place(g *G) {
 		it.leaveSet(g)
 	}
 	if s != nil {
+		if it.growing(len(s.items), cap(s.items)) || it.growing(len(s.heap), cap(s.heap)) {
+			it.toolBegin()
+			defer it.toolEnd()
+		}
 		s.add(g)
 	}
 }
@@ -175,9 +179,20 @@ func (it *Iteration) leaveSet(g *G) {
 // group returns o's group of goroutines waiting for gated operation op.
 func (it *Iteration) group(o *object, op event.Op) *gset {
 	if o.group == nil {
+		it.toolBegin()
 		o.group = &gset{obj: o, op: op}
+		it.toolEnd()
 	}
 	return o.group
+}
+
+// appendG appends g to s, measured as the tool's own allocation.
+func (it *Iteration) appendG(s []*G, g *G) []*G {
+	if it.growing(len(s), cap(s)) {
+		it.toolBegin()
+		defer it.toolEnd()
+	}
+	return append(s, g)
 }
 
 // smallGroup is the size up to which an opening group's members go back
@@ -219,7 +234,7 @@ func (it *Iteration) gateChanged(g *G, o *object) {
 				a := s.items[len(s.items)-1]
 				s.remove(a)
 				it.runq.add(a)
-				o.arrivals = append(o.arrivals, a)
+				o.arrivals = it.appendG(o.arrivals, a)
 			}
 			return
 		}

@@ -13,6 +13,10 @@ import (
 
 // Lock locks the sync.Mutex at addr.
 func (g *G) Lock(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindMutex)
 	it.step(g, event.OpLock, o, site)
@@ -23,6 +27,10 @@ func (g *G) Lock(addr unsafe.Pointer, site uint32) {
 
 // TryLock tries to lock the sync.Mutex at addr.
 func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindMutex)
 	it.step(g, event.OpTryLock, o, site)
@@ -40,6 +48,10 @@ func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
 // Unlock unlocks the sync.Mutex at addr. Unlocking an unlocked mutex is the
 // fatal error it is in Go: the iteration ends with that finding.
 func (g *G) Unlock(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindMutex)
 	it.step(g, event.OpUnlock, o, site)
@@ -59,6 +71,10 @@ func (g *G) Unlock(addr unsafe.Pointer, site uint32) {
 
 // RWLock write-locks the sync.RWMutex at addr.
 func (g *G) RWLock(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindRWMutex)
 	it.step(g, event.OpWLock, o, site)
@@ -81,6 +97,10 @@ func (it *Iteration) acquireRW(g *G, o *object) {
 
 // RWTryLock tries to write-lock the sync.RWMutex at addr.
 func (g *G) RWTryLock(addr unsafe.Pointer, site uint32) bool {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindRWMutex)
 	it.step(g, event.OpTryWLock, o, site)
@@ -96,6 +116,10 @@ func (g *G) RWTryLock(addr unsafe.Pointer, site uint32) bool {
 
 // RWUnlock write-unlocks the sync.RWMutex at addr.
 func (g *G) RWUnlock(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindRWMutex)
 	it.step(g, event.OpWUnlock, o, site)
@@ -116,6 +140,10 @@ func (g *G) RWUnlock(addr unsafe.Pointer, site uint32) {
 
 // RLock read-locks the sync.RWMutex at addr.
 func (g *G) RLock(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindRWMutex)
 	it.step(g, event.OpRLock, o, site)
@@ -130,6 +158,10 @@ func (g *G) RLock(addr unsafe.Pointer, site uint32) {
 
 // TryRLock tries to read-lock the sync.RWMutex at addr.
 func (g *G) TryRLock(addr unsafe.Pointer, site uint32) bool {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindRWMutex)
 	it.step(g, event.OpTryRLock, o, site)
@@ -144,6 +176,10 @@ func (g *G) TryRLock(addr unsafe.Pointer, site uint32) bool {
 
 // RUnlock read-unlocks the sync.RWMutex at addr.
 func (g *G) RUnlock(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindRWMutex)
 	it.step(g, event.OpRUnlock, o, site)
@@ -172,6 +208,10 @@ func (g *G) RUnlock(addr unsafe.Pointer, site uint32) {
 // first Add when it finds the state changed: "Add called concurrently
 // with Wait".
 func (g *G) WGAdd(addr unsafe.Pointer, delta int, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindWaitGroup)
 	it.step(g, event.OpWGAdd, o, site)
@@ -212,6 +252,10 @@ const wgMisuse = "sync: WaitGroup misuse: Add called concurrently with Wait"
 // when it resumes panics, as in Go: the WaitGroup was reused before Wait
 // returned.
 func (g *G) WGWait(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindWaitGroup)
 	it.step(g, event.OpWGWait, o, site)
@@ -239,9 +283,13 @@ func (g *G) WGWait(addr unsafe.Pointer, site uint32) {
 // time an iteration touches o, a Once already done natively (by an earlier
 // iteration or before the exploration) stays done.
 func (g *G) OnceBegin(o *sync.Once, site uint32) bool {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	p := unsafe.Pointer(o)
-	m, known := it.objs[p]
+	m, known := it.objs[uintptr(p)]
 	if !known || m.kind != kindOnce {
 		// First use as a Once (the word may be known from a plain access
 		// of a struct that starts with the Once).
@@ -266,6 +314,10 @@ func (g *G) OnceBegin(o *sync.Once, site uint32) bool {
 // OnceEnd marks the function of o returned (or panicked).
 // It is not a scheduling point, so it is safe in a deferred call.
 func (g *G) OnceEnd(o *sync.Once) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	if it.ended {
 		return
@@ -280,6 +332,10 @@ func (g *G) OnceEnd(o *sync.Once) {
 // its place in the wait list while still holding the lock. The caller then
 // unlocks c.L and calls CondPark.
 func (g *G) CondEnqueue(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindCond)
 	it.step(g, event.OpCondWait, o, site)
@@ -290,6 +346,10 @@ func (g *G) CondEnqueue(addr unsafe.Pointer, site uint32) {
 // CondPark blocks until a Signal or Broadcast that came after CondEnqueue
 // (it may already have come). It is not a scheduling point of its own.
 func (g *G) CondPark(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindCond)
 	if !g.condWoken {
@@ -300,6 +360,10 @@ func (g *G) CondPark(addr unsafe.Pointer, site uint32) {
 
 // CondSignal wakes the longest waiting goroutine of the Cond at addr.
 func (g *G) CondSignal(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindCond)
 	it.step(g, event.OpCondSignal, o, site)
@@ -309,26 +373,34 @@ func (g *G) CondSignal(addr unsafe.Pointer, site uint32) {
 		copy(o.waiters, o.waiters[1:])
 		o.waiters[len(o.waiters)-1] = nil
 		o.waiters = o.waiters[:len(o.waiters)-1]
-		it.condWake(w)
+		it.condWake(w, o)
 	}
 }
 
 // CondBroadcast wakes every goroutine waiting on the Cond at addr.
 func (g *G) CondBroadcast(addr unsafe.Pointer, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	o := it.object(addr, kindCond)
 	it.step(g, event.OpCondBroadcast, o, site)
 	it.release(g, o)
 	for _, w := range o.waiters {
-		it.condWake(w)
+		it.condWake(w, o)
 	}
 	clear(o.waiters)
 	o.waiters = o.waiters[:0]
 }
 
-func (it *Iteration) condWake(w *G) {
+// condWake wakes w, a waiter of Cond o. A waiter still on its way to
+// CondPark is only marked: it may be blocked elsewhere meanwhile (the
+// Unlock of a Cond's L that is not a mutex, a channel operation inside
+// it), and that operation must not return as if it had completed.
+func (it *Iteration) condWake(w *G, o *object) {
 	w.condWoken = true
-	if w.state == gBlocked {
+	if w.state == gBlocked && w.blockOp == event.OpCondWait && w.blockObj == o {
 		it.wakeUp(w)
 	}
 }

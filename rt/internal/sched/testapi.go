@@ -60,6 +60,10 @@ func (g *G) IterationRT() *any { return &g.it.rtScratch }
 // Cancel is the cancellation of a context whose done channel is o: it
 // closes o unless already closed, and reports whether it did.
 func (g *G) Cancel(o *ChanObj, site uint32) bool {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.step(g, event.OpCancel, o, site)
 	if o.ch.closed {

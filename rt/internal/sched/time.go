@@ -104,7 +104,7 @@ func (it *Iteration) mayFireEarly(t *timer) bool {
 // other channels.
 func selectWaits(o *object) bool {
 	for _, s := range o.ch.recvq.q {
-		if s.sel && !s.g.selDone && s.cases > 1 {
+		if s.sel && s.live() && s.cases > 1 {
 			return true
 		}
 	}
@@ -326,12 +326,20 @@ func (it *Iteration) fireTimer() {
 
 // Now returns the virtual time, in nanoseconds since the iteration began.
 func (g *G) Now(site uint32) int64 {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	g.it.step(g, event.OpNow, nil, site)
 	return g.it.clock
 }
 
 // Sleep blocks g for d of virtual time.
 func (g *G) Sleep(d int64, site uint32) {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.step(g, event.OpSleep, nil, site)
 	if d <= 0 {
@@ -349,6 +357,10 @@ func (g *G) Sleep(d int64, site uint32) {
 // fire runs when it fires, inside the scheduler, and must not reach a
 // scheduling point.
 func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func(it *Iteration, now int64), site uint32) *Timer {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	t := &timer{ch: ch, period: period, fire: fire, creator: g.ID, site: site}
 	if key != nil {
@@ -367,6 +379,10 @@ func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func
 // scheduling point: a ticker made outside the exploration, adopted on its
 // channel's first use.
 func (g *G) StartTimer(d, period int64, ch *ChanObj, fire func(it *Iteration, now int64)) *Timer {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	t := &timer{ch: ch, period: period, fire: fire, creator: g.ID, obj: it.timerID()}
 	it.addTimer(t, it.clock+d)
@@ -386,7 +402,7 @@ func (it *Iteration) timerID() int32 {
 
 // TimerOf returns the timer registered under key by NewTimer, or nil.
 func (g *G) TimerOf(key unsafe.Pointer) *Timer {
-	if o, ok := g.it.objs[key]; ok {
+	if o, ok := g.it.objs[uintptr(key)]; ok {
 		return o.timer
 	}
 	return nil
@@ -396,6 +412,10 @@ func (g *G) TimerOf(key unsafe.Pointer) *Timer {
 // timer, also when its value was not yet received, which it discards: Go
 // 1.23 timer semantics).
 func (g *G) StopTimer(t *Timer, site uint32) bool {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.step(g, event.OpTimerStop, nil, site)
 	was := it.removeTimer(t)
@@ -409,6 +429,10 @@ func (g *G) StopTimer(t *Timer, site uint32) bool {
 // ResetTimer makes t fire after d (period for a ticker: t's period
 // becomes d). It reports what StopTimer would have.
 func (g *G) ResetTimer(t *Timer, d int64, ticker bool, site uint32) bool {
+	if g.it.memWatch {
+		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
+		defer g.it.toolEnd()
+	}
 	it := g.it
 	it.step(g, event.OpTimerReset, nil, site)
 	was := it.removeTimer(t)

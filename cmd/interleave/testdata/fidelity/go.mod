@@ -1,0 +1,3 @@
+module example.com/fidelity
+
+go 1.26

@@ -1,0 +1,54 @@
+package fidelity
+
+import (
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// The allocator's counters count the program's allocations, not the
+// tool's.
+
+var (
+	sink    *[4]int
+	counter int
+	mu      sync.Mutex
+	results = make(chan int, 1)
+)
+
+func TestReadMemStatsNewArray(t *testing.T) {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	p := new([4]int)
+	p[0], p[3] = 1, 2
+	sink = p
+	runtime.ReadMemStats(&b)
+	if n := b.Mallocs - a.Mallocs; n != 1 {
+		t.Fatalf("%d allocations for one new([4]int)", n)
+	}
+}
+
+func TestAllocsPerRunZero(t *testing.T) {
+	n := testing.AllocsPerRun(100, func() {
+		mu.Lock()
+		counter++
+		mu.Unlock()
+		results <- counter
+		<-results
+	})
+	if n != 0 {
+		t.Fatalf("%v allocations per run of a lock, an increment and a channel round trip", n)
+	}
+}
+
+func TestAllocsPerRunGoroutine(t *testing.T) {
+	n := testing.AllocsPerRun(100, func() {
+		done := make(chan bool)
+		go func() { done <- true }()
+		<-done
+	})
+	// A channel and the goroutine's function value.
+	if n != 2 {
+		t.Fatalf("%v allocations per run of a goroutine and a channel", n)
+	}
+}
