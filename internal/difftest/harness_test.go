@@ -131,7 +131,7 @@ func TestShrink(t *testing.T) {
 }
 
 // sliceSeeds are the programs of the fixed-seed slice.
-const sliceSeeds = 12
+const sliceSeeds = 8
 
 // TestSlice runs a fixed-seed slice of programs end to end: every
 // strategy, native runs, replays, and once more every strategy with race

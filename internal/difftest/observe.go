@@ -167,31 +167,33 @@ func parseRaces(output, fileSuffix string) map[Pair]int {
 	return races
 }
 
-// racePair returns the lines of the two accesses in a race finding's
-// schedule file signature.
-func racePair(schedule, fileSuffix string) *Pair {
-	s, err := wire.ReadSchedule(schedule)
-	if err != nil || s.Signature == nil {
+// reportedRace returns the lines of the two accesses of the data race
+// that interleave's report in output names ("goroutine 4: read at
+// p_test.go:228", "goroutine 1 (test): earlier write at p_test.go:238").
+func reportedRace(output, file string) *Pair {
+	i := strings.Index(output, "interleave: data race")
+	if i < 0 {
 		return nil
 	}
-	// The signature holds the events that led to the race too: the
-	// racing accesses are its last two memory events.
 	var lines []int
-	for _, e := range s.Signature.Events {
-		if e.Op == "read" || e.Op == "write" || strings.HasPrefix(e.Op, "atomic") {
-			line := e.Line
-			if !strings.HasSuffix(e.File, fileSuffix) {
-				line = 0
-			}
-			lines = append(lines, line)
+	for _, l := range strings.Split(output[i:], "\n") {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "goroutine ") || !strings.Contains(t, "): ") && !strings.Contains(t, ": ") {
+			continue
+		}
+		j := strings.Index(t, " at "+file+":")
+		if j < 0 {
+			continue
+		}
+		if n, err := strconv.Atoi(strings.Fields(t[j+len(" at "+file+":"):] + " ")[0]); err == nil {
+			lines = append(lines, n)
+		}
+		if len(lines) == 2 {
+			p := NewPair(lines[0], lines[1])
+			return &p
 		}
 	}
-	if len(lines) < 2 {
-		return nil
-	}
-	lines = lines[len(lines)-2:]
-	p := NewPair(lines[0], lines[1])
-	return &p
+	return nil
 }
 
 // keys returns the sorted keys of m.

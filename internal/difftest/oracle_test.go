@@ -209,3 +209,26 @@ Goroutine 16 (running) created at:
 		t.Errorf("parseRaces = %v, want 22/27 twice", got)
 	}
 }
+
+func TestReportedRace(t *testing.T) {
+	out := `--- FAIL: TestRacy (0.12s)
+    p_test.go:177: 
+        interleave: data race after 5 schedules (strategy pct, seed 1)
+        read by goroutine 4 races with earlier write by goroutine 1
+        location: variable at 0x576fe534698
+        
+        goroutine 4: read at p_test.go:228
+            started at p_test.go:220
+            example.com/difftest/p.TestRacy.func1.4(...)
+            	/tmp/s10/p/p_test.go:228
+        
+        goroutine 1 (test): earlier write at p_test.go:238
+        
+        interleaving (last 40 of 93 events):
+            g4     send channel#1               p_test.go:227
+            g4     read variable#3              p_test.go:227
+`
+	if p := reportedRace(out, "p_test.go"); p == nil || *p != NewPair(228, 238) {
+		t.Errorf("reportedRace = %v, want 228/238", p)
+	}
+}

@@ -346,8 +346,8 @@ func runInterleave(ctx context.Context, cfg Config, bin, pkgDir, dir string, f F
 	if res.Outcome == wire.OutcomeError || res.Outcome == wire.OutcomeUnrepeatable || res.Outcome == wire.OutcomeDiverged || strings.Contains(text, "interleave.dev/rt") && strings.Contains(text, "panic") {
 		run.Output = tail(text)
 	}
-	if res.Kind == "data race" && res.Schedule != "" {
-		run.Race = racePair(res.Schedule, fileSuffix)
+	if res.Kind == "data race" {
+		run.Race = reportedRace(text, FileName)
 	}
 	outs, seqs := parseOutcomes(out)
 	run.Outcomes, run.Seq = outs[f.TestName()], seqs[f.TestName()]
