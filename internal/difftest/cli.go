@@ -97,14 +97,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 			fmt.Fprintf(stderr, "interleave bench -diff: %v\n", err)
 			return 2
 		}
-		f, err := os.Create(*md)
-		if err == nil {
-			err = sum.WriteMarkdown(f, "Differential testing")
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
+		if err := writeReport(*md, sum); err != nil {
 			fmt.Fprintf(stderr, "interleave bench -diff: %v\n", err)
 			return 2
 		}
@@ -228,4 +221,35 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// Markers delimit the generated part of the report: a file that has them
+// keeps what is outside (the triage written by hand).
+const (
+	BeginMarker = "<!-- difftest:begin -->"
+	EndMarker   = "<!-- difftest:end -->"
+)
+
+// writeReport writes the Markdown report of sum to path, between the
+// markers when the file has them.
+func writeReport(path string, sum *Summary) error {
+	var b strings.Builder
+	old, err := os.ReadFile(path)
+	before, after, marked := "", "", false
+	if err == nil {
+		if i, j := strings.Index(string(old), BeginMarker), strings.Index(string(old), EndMarker); i >= 0 && j > i {
+			before, after, marked = string(old[:i+len(BeginMarker)])+"\n", string(old[j:]), true
+		}
+	}
+	if err := sum.WriteMarkdown(&b, "Differential testing", !marked); err != nil {
+		return err
+	}
+	text := b.String()
+	if marked {
+		text = before + text + after
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		return fmt.Errorf("difftest: writing the report: %w", err)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package difftest
 import (
 	"bufio"
 	"os"
+	"time"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,6 +76,12 @@ func (r *Run) Finding() (string, bool) {
 	return r.Result.Kind, true
 }
 
+// budgetBound reports whether the run stopped because its wall-clock
+// budget ran out (or nearly).
+func (r *Run) budgetBound(budget time.Duration) bool {
+	return r.Result != nil && budget > 0 && r.Result.Seconds >= 0.8*budget.Seconds()
+}
+
 // Verified reports whether the run says it covered the whole space and
 // found nothing.
 func (r *Run) Verified() bool {
@@ -97,6 +104,9 @@ type Observation struct {
 	Native   map[Form]*Native `json:"native"`
 	Runs     []*Run           `json:"runs"`
 	Replays  []*Replay        `json:"replays,omitempty"`
+	// Budget is the wall-clock budget each exploration had: a run that
+	// used it up stopped at a point that depends on the machine's speed.
+	Budget time.Duration `json:"budget"`
 	// BuildErr is set when a binary did not build: no oracle applies.
 	BuildErr string  `json:"build_err,omitempty"`
 	Seconds  float64 `json:"seconds"`

@@ -102,7 +102,7 @@ var fileSuffix = "/" + PkgDir + "/" + FileName
 func Observe(ctx context.Context, cfg Config, p *Program, dir string) (*Observation, error) {
 	cfg = cfg.withDefaults()
 	start := time.Now()
-	o := &Observation{Program: p, Native: map[Form]*Native{}}
+	o := &Observation{Program: p, Native: map[Form]*Native{}, Budget: cfg.Budget}
 	nat, ins := filepath.Join(dir, "native"), filepath.Join(dir, "instrumented")
 	if _, err := p.WriteModule(nat, true); err != nil {
 		return nil, err
