@@ -3,10 +3,10 @@ package difftest
 import (
 	"bufio"
 	"os"
-	"time"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"interleave.dev/rt/wire"
 )
