@@ -88,9 +88,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 		progress = stderr
 	}
 	sum, err := RunMany(ctx, cfg, RunOptions{Programs: *programs, Seed: *seed, Workers: *workers, Shrink: *shrink, ShrinkTests: *shrinkTests, RegressDir: *regressDir, WorkDir: dir, Progress: progress})
-	if err != nil {
+	if sum == nil {
 		fmt.Fprintf(stderr, "interleave bench -diff: %v\n", err)
 		return 2
+	}
+	if err != nil {
+		// Interrupted: report the programs that finished.
+		fmt.Fprintf(stderr, "interleave bench -diff: %v; reporting the %d programs that finished\n", err, sum.Programs)
 	}
 	if *md != "" {
 		if err := os.MkdirAll(filepath.Dir(*md), 0o755); err != nil {
@@ -106,7 +110,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	for _, c := range sum.Classes {
 		fmt.Fprintf(stdout, "%4d  %s\n", len(c.Programs), c.Example)
 	}
-	if len(sum.Classes) > 0 {
+	switch {
+	case err != nil:
+		return 2
+	case len(sum.Classes) > 0:
 		return 1
 	}
 	return 0
@@ -151,6 +158,9 @@ func RunMany(ctx context.Context, cfg Config, opt RunOptions) (*Summary, error) 
 				programs[i] = p
 				dir := filepath.Join(opt.WorkDir, fmt.Sprintf("prog-%d", seed))
 				o, err := Observe(ctx, cfg, p, dir)
+				if ctx.Err() != nil {
+					continue // interrupted: its runs were killed
+				}
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
