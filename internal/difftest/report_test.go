@@ -39,3 +39,30 @@ func TestReport(t *testing.T) {
 		t.Errorf("the generated part was not replaced:\n%s", text)
 	}
 }
+
+func TestSaveRegression(t *testing.T) {
+	p := Generate(3)
+	d := Discrepancy{Oracle: OracleRaces, Class: "false race", Form: Safe, Strategy: "pct"}
+	dir := t.TempDir()
+	path, err := SaveRegression(dir, Slug(d, 3), p, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(path) != "false-race-safe-pct-3" {
+		t.Errorf("saved as %s", path)
+	}
+	q, err := ReadProgram(filepath.Join(path, "program.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := MarshalProgram(p)
+	b, _ := MarshalProgram(q)
+	if string(a) != string(b) {
+		t.Errorf("read back another program:\n%s\nwant:\n%s", b, a)
+	}
+	src, _ := os.ReadFile(filepath.Join(path, "p_test.go.txt"))
+	text, _ := os.ReadFile(filepath.Join(path, "discrepancy.txt"))
+	if string(src) != p.Render(false).Source || !strings.Contains(string(text), "key: "+d.Key()+"\nexpect: open\n") {
+		t.Errorf("source or discrepancy.txt differ:\n%s", text)
+	}
+}
