@@ -50,6 +50,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	robust := fs.Bool("robust", true, "also run with -workers 2 and with shards")
 	noRace := fs.Bool("norace", false, "also run every strategy with race detection off on the Racy forms (the race oracle must fire)")
 	shrink := fs.Int("shrink", 1, "programs shrunk per discrepancy class (0: none)")
+	shrinkOnly := fs.String("shrink-only", "", "shrink only the discrepancies whose description contains this text")
 	shrinkTests := fs.Int("shrink-tests", 40, "observations one shrink may make")
 	regressDir := fs.String("regress-dir", filepath.Join("internal", "difftest", "testdata", "regress"), "where shrunk programs go (\"\" for nowhere)")
 	md := fs.String("md", filepath.Join("docs", "difftest.md"), "write the Markdown report here (\"\" for none)")
@@ -87,7 +88,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, b Builde
 	if *verbose {
 		progress = stderr
 	}
-	sum, err := RunMany(ctx, cfg, RunOptions{Programs: *programs, Seed: *seed, Workers: *workers, Shrink: *shrink, ShrinkTests: *shrinkTests, RegressDir: *regressDir, WorkDir: dir, Progress: progress})
+	sum, err := RunMany(ctx, cfg, RunOptions{Programs: *programs, Seed: *seed, Workers: *workers, Shrink: *shrink, ShrinkOnly: *shrinkOnly, ShrinkTests: *shrinkTests, RegressDir: *regressDir, WorkDir: dir, Progress: progress})
 	if sum == nil {
 		fmt.Fprintf(stderr, "interleave bench -diff: %v\n", err)
 		return 2
@@ -124,7 +125,8 @@ type RunOptions struct {
 	Programs    int
 	Seed        int64
 	Workers     int
-	Shrink      int // programs shrunk per class
+	Shrink      int    // programs shrunk per class
+	ShrinkOnly  string // shrink only discrepancies whose String contains it
 	ShrinkTests int
 	RegressDir  string
 	WorkDir     string
@@ -173,7 +175,7 @@ func RunMany(ctx context.Context, cfg Config, opt RunOptions) (*Summary, error) 
 				r := &Result{Seed: seed, Size: p.Size(), Forms: p.Forms(), Verdicts: v, Seconds: o.Seconds, Shrunk: map[string]string{}, ShrunkSize: map[string]int{}}
 				os.RemoveAll(dir)
 				for _, d := range v.Discrepancies {
-					if opt.Shrink <= 0 || opt.RegressDir == "" || d.Oracle == OracleHarness {
+					if opt.Shrink <= 0 || opt.RegressDir == "" || d.Oracle == OracleHarness || !strings.Contains(d.String(), opt.ShrinkOnly) {
 						continue
 					}
 					mu.Lock()

@@ -52,6 +52,8 @@ type Config struct {
 	NativeCount int
 	// Replays is the number of replays of each finding (default 10).
 	Replays int
+	// SkipNative runs no native runs (the oracles that need none).
+	SkipNative bool
 	// SkipReplays runs no replays.
 	SkipReplays bool
 	// Robust adds runs with -workers 2 and with shards, compared with
@@ -139,7 +141,9 @@ func Observe(ctx context.Context, cfg Config, p *Program, dir string) (*Observat
 	ibin := filepath.Join(bins, PkgDir+".test")
 	pkg := filepath.Join(ins, PkgDir)
 	for _, f := range p.Forms() {
-		o.Native[f] = runNative(ctx, cfg, nbin, filepath.Join(nat, PkgDir), dir, f)
+		if !cfg.SkipNative {
+			o.Native[f] = runNative(ctx, cfg, nbin, filepath.Join(nat, PkgDir), dir, f)
+		}
 	}
 	for _, f := range p.Forms() {
 		for _, s := range cfg.Strategies {

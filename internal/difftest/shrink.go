@@ -150,6 +150,7 @@ func narrow(cfg Config, d Discrepancy) Config {
 	}
 	cfg.Robust = cfg.Robust && d.Oracle == OracleReplay || strings.Contains(d.Strategy, "-workers") || strings.Contains(d.Strategy, "-shard")
 	cfg.SkipReplays = d.Oracle != OracleReplay
+	cfg.SkipNative = d.Oracle == OracleReplay || d.Oracle == OracleRobustness
 	cfg.NoRace = cfg.NoRace && strings.Contains(d.Class, "race detection off")
 	return cfg
 }
