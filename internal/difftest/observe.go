@@ -26,6 +26,7 @@ func NewPair(a, b int) Pair {
 // Has reports whether line l is one of the pair's.
 func (p Pair) Has(l int) bool { return p.A == l || p.B == l }
 
+// String returns the pair as "A/B".
 func (p Pair) String() string { return strconv.Itoa(p.A) + "/" + strconv.Itoa(p.B) }
 
 // Native is what the native runs of one form showed.

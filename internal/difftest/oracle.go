@@ -40,6 +40,7 @@ func (d Discrepancy) Key() string {
 	return d.Oracle + "|" + d.Class + "|" + string(d.Form) + "|" + d.Strategy
 }
 
+// String describes the discrepancy on one line.
 func (d Discrepancy) String() string {
 	s := fmt.Sprintf("%s: %s (%s", d.Oracle, d.Class, d.Form)
 	if d.Strategy != "" {
