@@ -8,6 +8,7 @@
 //	interleave regress [flags] FILE [pkgs] was the bug really fixed?
 //	interleave merge [-o DIR] DIR...       combine the results of shards
 //	interleave bench [flags] [kernels]     measure the strategies on the bug kernels
+//	interleave bench -diff [flags]         differential testing on generated programs
 //	interleave help [command]              show help
 //	interleave version                     show the version
 //
@@ -19,10 +20,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"interleave.dev/internal/bench"
 	"io"
 	"os"
 	"os/signal"
+
+	"interleave.dev"
+	"interleave.dev/internal/bench"
+	"interleave.dev/internal/difftest"
+	"interleave.dev/internal/driver"
 )
 
 func main() {
@@ -50,7 +55,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "merge":
 		return runMerge(args[1:], stdout, stderr)
 	case "bench":
-		return bench.Main(ctx, args[1:], stdout, stderr, &bench.DriverBuilder{Instrument: instrumentFile, InstrumentMain: instrumentMainFile, GoFlags: []string{"-p=1"}})
+		if len(args) > 1 && (args[1] == "-diff" || args[1] == "--diff") {
+			return difftest.Main(ctx, args[2:], stdout, stderr, benchBuilder(), func(ctx context.Context) (string, error) {
+				cache, err := driver.CacheDir()
+				if err != nil {
+					return "", err
+				}
+				return driver.BuildSolver(ctx, cache, interleave.SolverSource, os.Environ())
+			})
+		}
+		return bench.Main(ctx, args[1:], stdout, stderr, benchBuilder())
 	case "help", "-h", "-help", "--help":
 		return runHelp(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
@@ -59,4 +73,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "interleave %s: unknown command\n%s", args[0], mainUsage)
 		return 2
 	}
+}
+
+// benchBuilder builds the instrumented test binaries of interleave bench,
+// as interleave test builds them.
+func benchBuilder() *bench.DriverBuilder {
+	return &bench.DriverBuilder{Instrument: instrumentFile, InstrumentMain: instrumentMainFile, GoFlags: []string{"-p=1"}}
 }

@@ -61,6 +61,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"test", "-strategy=bfs"}, `-strategy "bfs"`},
 		{[]string{"test", "-timers=lazy"}, `-timers "lazy": want stall, eager or idle`},
 		{[]string{"bench", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
+		{[]string{"bench", "-diff", "-programs=x"}, `invalid value "x" for flag -programs`},
 		{[]string{"test", "-schedules=-1"}, "must not be negative"},
 		{[]string{"test", "-stall=-1s"}, "must not be negative"},
 		{[]string{"test", "-goroutines=-1"}, "must not be negative"},
