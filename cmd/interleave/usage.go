@@ -22,6 +22,7 @@ Usage:
 	interleave regress -all [packages]    re-check every bug the packages had
 	interleave merge [-o DIR] DIR...      combine the results of -shard runs
 	interleave bench [flags] [kernels]    measure the strategies on the bug kernels
+	interleave bench -diff [flags]        judge the tool against Go on generated programs
 	interleave help [command]             show help for a command
 	interleave help strategies            the strategies, each with its paper
 	interleave version                    show the version
