@@ -190,10 +190,13 @@ func (c *collector) recvEffects(e *ast.SelectorExpr, sel *types.Selection, call 
 // receivers only (the interfaces of package testing, which only its types
 // implement).
 func implementedByStd(m *types.Func) bool {
+	if m.Pkg() == nil {
+		return false // error's Error
+	}
 	if _, modeled := lookupMethod(m); modeled {
 		return true
 	}
-	return m.Pkg() != nil && m.Pkg().Path() == "testing"
+	return m.Pkg().Path() == "testing"
 }
 
 // isInterface reports whether t is an interface type (not a type

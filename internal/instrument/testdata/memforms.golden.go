@@ -93,17 +93,21 @@ func (t *table) Methods(sh shape, p *stamp) int {
 	__rt.ReadRecv(sh, "Area", __rtSites_23293033+58); return f() + n + sh.Area() // rt.ReadRecv: a pointer in sh gets its value copied
 }
 
+func Describe(err error) string {
+	__rt.ReadRecv(err, "Error", __rtSites_23293033+59); return err.Error() // error is predeclared: its method has no package
+}
+
 func Buffers(b *bytes.Buffer, sb *strings.Builder) string {
-	__rt.Update(b, __rtSites_23293033+59); b.WriteString("x")
-	__rt.Read(b, __rtSites_23293033+61); sb.WriteString(func(__rtV2 string) string { __rt.Update(sb, __rtSites_23293033+60); return __rtV2 }(b.String()))
+	__rt.Update(b, __rtSites_23293033+60); b.WriteString("x")
+	__rt.Read(b, __rtSites_23293033+62); sb.WriteString(func(__rtV2 string) string { __rt.Update(sb, __rtSites_23293033+61); return __rtV2 }(b.String()))
 	var local bytes.Buffer
-	__rt.Update(&local, __rtSites_23293033+62); local.WriteString("not shared")
-	__rt.Read(sb, __rtSites_23293033+63); __rt.Read(&local, __rtSites_23293033+64); return sb.String() + local.String()
+	__rt.Update(&local, __rtSites_23293033+63); local.WriteString("not shared")
+	__rt.Read(sb, __rtSites_23293033+64); __rt.Read(&local, __rtSites_23293033+65); return sb.String() + local.String()
 }
 
 func Command(out *bytes.Buffer) error {
 	cmd := exec.Command("true")
-	__rt.Write(&cmd.Stdout, __rtSites_23293033+65); cmd.Stdout = out
+	__rt.Write(&cmd.Stdout, __rtSites_23293033+66); cmd.Stdout = out
 	if err := __rt.CmdStart(cmd, __rtSites_23293033+3); err != nil {
 		return err
 	}
@@ -128,4 +132,4 @@ func Generic[S ~[]E, E any](s S, p *[0]E) (n int) {
 	return n
 }
 
-var __rtSites_23293033 = __rt.RegisterFile("testdata/memforms.go", 32, 2, 35, 2, 38, 2, 106, 12, 109, 12, 112, 12, 117, 2, 32, 20, 35, 20, 41, 17, 50, 20, 53, 30, 53, 30, 57, 8, 57, 2, 58, 8, 58, 8, 59, 19, 59, 12, 60, 19, 60, 12, 60, 12, 61, 19, 61, 12, 61, 12, 62, 12, 62, 19, 63, 6, 65, 7, 65, 2, 66, 14, 67, 10, 71, 14, 71, 2, 72, 19, 72, 6, 73, 19, 73, 6, 74, 26, 74, 12, 74, 2, 75, 24, 75, 12, 75, 2, 76, 19, 76, 2, 76, 2, 77, 31, 77, 21, 78, 12, 78, 2, 79, 13, 79, 2, 85, 9, 86, 9, 87, 9, 88, 7, 89, 5, 92, 22, 96, 4, 97, 5, 97, 19, 99, 8, 100, 12, 100, 29, 105, 2)
+var __rtSites_23293033 = __rt.RegisterFile("testdata/memforms.go", 32, 2, 35, 2, 38, 2, 110, 12, 113, 12, 116, 12, 121, 2, 32, 20, 35, 20, 41, 17, 50, 20, 53, 30, 53, 30, 57, 8, 57, 2, 58, 8, 58, 8, 59, 19, 59, 12, 60, 19, 60, 12, 60, 12, 61, 19, 61, 12, 61, 12, 62, 12, 62, 19, 63, 6, 65, 7, 65, 2, 66, 14, 67, 10, 71, 14, 71, 2, 72, 19, 72, 6, 73, 19, 73, 6, 74, 26, 74, 12, 74, 2, 75, 24, 75, 12, 75, 2, 76, 19, 76, 2, 76, 2, 77, 31, 77, 21, 78, 12, 78, 2, 79, 13, 79, 2, 85, 9, 86, 9, 87, 9, 88, 7, 89, 5, 92, 22, 96, 13, 100, 4, 101, 5, 101, 19, 103, 8, 104, 12, 104, 29, 109, 2)
