@@ -236,7 +236,11 @@
 // method expressions; a select whose label is the target of both goto and
 // break; memory accesses whose address depends on two values computed by
 // the statement (a slice returned by a call, indexed by a call) or on a
-// value whose type the file cannot name; modeled calls whose only
+// value whose type the file cannot name; what a builtin or a function of
+// the standard library does to memory when it needs the values of two
+// operands the statement computes (append(m[key()], f())), or follows an
+// operand that calls a function and whose type the file cannot name;
+// modeled calls whose only
 // argument is a multi-value call. Not instrumented and not reported: accesses in case values and
 // tags whose type cannot be named, and in a
 // for loop's post statement when a name of its access paths is shadowed

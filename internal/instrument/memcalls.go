@@ -143,7 +143,8 @@ func (c *collector) receiver(e *ast.SelectorExpr, sel *types.Selection) {
 // the method value is evaluated (call nil) or the method called: the
 // copy of a value receiver reached through a pointer, the receiver of a
 // method through an interface (rt.ReadRecv), the buffer of a method of
-// stdMethods.
+// stdMethods. A go or defer statement copies the receiver when it is
+// executed, and calls the method later: only the copy is reported.
 func (c *collector) recvEffects(e *ast.SelectorExpr, sel *types.Selection, call *ast.CallExpr) {
 	m, ok := sel.Obj().(*types.Func)
 	if !ok {
@@ -159,15 +160,16 @@ func (c *collector) recvEffects(e *ast.SelectorExpr, sel *types.Selection, call 
 		}
 		ops = append(ops, call.Args...)
 	}
+	later := call != nil && call == c.deferred // the call of a go or defer statement
 	if isInterface(c.r.typeOf(e.X)) {
-		if call != nil && m.Exported() && len(sel.Index()) == 1 && !implementedByStd(m) {
+		if call != nil && !later && m.Exported() && len(sel.Index()) == 1 && !implementedByStd(m) {
 			name := strconv.Quote(m.Name())
 			c.addCall(readAccess, "ReadRecv", ops, ops[:1], func(t []string) string { return t[0] + ", " + name }, e.Sel.Pos())
 		}
 		return
 	}
 	kind, isStd := stdMethod(m)
-	if isStd && call == nil || !isStd && ptrRecv(sel) {
+	if isStd && (call == nil || later) || !isStd && ptrRecv(sel) {
 		return // the method value of a pointer method binds the pointer only
 	}
 	loc, viaPtr, ok := c.recvLoc(e, sel)

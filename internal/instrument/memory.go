@@ -458,6 +458,11 @@ type collector struct {
 	inCall int // > 0 while collecting what is evaluated before a call or receive
 
 	dry bool // only collect: no warnings, no wrappers (accesses needing one are dropped)
+
+	// deferred is the call of a go or defer statement, made later (in
+	// another goroutine for go) than its operands are evaluated: what the
+	// call itself does to memory is not reported at the statement.
+	deferred *ast.CallExpr
 }
 
 // A wrapper reports accesses whose address depends on a value b that
@@ -673,8 +678,10 @@ func (c *collector) stmt(s ast.Stmt) {
 			}
 		}
 	case *ast.GoStmt:
+		c.deferred = s.Call
 		c.call(s.Call)
 	case *ast.DeferStmt:
+		c.deferred = s.Call
 		c.call(s.Call)
 	case *ast.IfStmt:
 		if s.Init != nil {
@@ -1385,7 +1392,9 @@ func (c *collector) callExpr(e *ast.CallExpr) {
 				return
 			}
 			c.reads(e.Args)
-			c.builtin(b.Name(), e)
+			if e != c.deferred {
+				c.builtin(b.Name(), e)
+			}
 			return
 		}
 	}
@@ -1414,9 +1423,10 @@ func (c *collector) callExpr(e *ast.CallExpr) {
 	}
 	c.reads(e.Args)
 	c.inCall--
-	if method != nil {
+	switch {
+	case method != nil:
 		c.recvEffects(method, sel, e)
-	} else {
+	case e != c.deferred:
 		c.stdCall(e)
 	}
 }

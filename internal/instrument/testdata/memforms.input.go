@@ -82,10 +82,10 @@ func (t *table) Std(other map[string]int) {
 type shape interface{ Area() int }
 
 func (t *table) Methods(sh shape, p *stamp) int {
-	f := p.When      // the method value copies *p
-	n := p.When()    // so does the call
-	n += t.When()    // promoted from stamp: copies t.stamp
-	n += t.stamp.When() // the same
+	f := p.When                      // the method value copies *p
+	n := p.When()                    // so does the call
+	n += t.When()                    // promoted from stamp: copies t.stamp
+	n += t.stamp.When()              // the same
 	if t.since.Before(time.Time{}) { // a value: reading t.since copies it
 		n++
 	}
@@ -129,4 +129,13 @@ func Generic[S ~[]E, E any](s S, p *[0]E) (n int) {
 		_ = v
 	}
 	return n
+}
+
+func Later(sh shape, p *stamp, b *bytes.Buffer, s []int) {
+	defer p.When()          // the receiver is copied here
+	defer sh.Area()         // the method copies it when it runs
+	defer b.WriteString("") // writes the buffer when it runs
+	defer slices.Sort(s)    // sorts when it runs
+	defer clear(s)          // clears when it runs
+	go b.WriteString(b.String())
 }
