@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"unsafe"
 )
 
 // RangeMap replaces the operand of a for-range statement over a map (in
@@ -21,6 +22,10 @@ import (
 // permutation; keys that are or contain pointers, channels or interface
 // values of types with the same name are ordered by address or as Go
 // ranged them, which can differ from one process to the next.
+//
+// The range reads the map's contents where Go's does: when it starts,
+// before each iteration, and when it finds no more entries (Go's race
+// detector sees a read of the map in each step of the iterator).
 func RangeMap[K comparable, V any](m map[K]V, s Site) func(yield func(K, V) bool) {
 	g := cur()
 	if g == nil {
@@ -32,6 +37,12 @@ func RangeMap[K comparable, V any](m map[K]V, s Site) func(yield func(K, V) bool
 			}
 		}
 	}
+	read := func() {}
+	if m != nil {
+		p := dataPtr(m)
+		read = func() { g.Access(p, 8, false, uint32(s)) }
+	}
+	read()
 	keys := make([]K, 0, len(m))
 	vals := make([]V, 0, len(m))
 	for k, v := range m {
@@ -41,6 +52,7 @@ func RangeMap[K comparable, V any](m map[K]V, s Site) func(yield func(K, V) bool
 	order := permutation(keys, g.MapOrder(uint32(s)))
 	return func(yield func(K, V) bool) {
 		for _, i := range order {
+			read()
 			k := keys[i]
 			v, ok := m[k]
 			if !ok {
@@ -52,6 +64,30 @@ func RangeMap[K comparable, V any](m map[K]V, s Site) func(yield func(K, V) bool
 				v = vals[i]
 			}
 			if !yield(k, v) {
+				return
+			}
+		}
+		read()
+	}
+}
+
+// RangeSlice replaces the operand of a for-range statement over a slice,
+// or over a pointer to an array (as p[:]), that has an iteration value (in
+// files of Go 1.23 and later): "for i, v := range s" becomes
+// "for i, v := range rt.RangeSlice(s, site)", so that the read of s[i]
+// that gives each iteration its v is reported where Go makes it, at the
+// start of the iteration. s is evaluated once, and its length taken once,
+// as the range statement does.
+func RangeSlice[S ~[]E, E any](s S, site Site) func(yield func(int, E) bool) {
+	g := cur()
+	var zero E
+	size := unsafe.Sizeof(zero)
+	return func(yield func(int, E) bool) {
+		for i := range s {
+			if g != nil && size > 0 {
+				g.Access(unsafe.Pointer(&s[i]), size, false, uint32(site))
+			}
+			if !yield(i, s[i]) {
 				return
 			}
 		}

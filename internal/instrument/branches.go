@@ -524,7 +524,7 @@ func (fz *fuzzBody) symWriteTerm(s ast.Stmt, dry bool) (t *symTerm, addr, sym st
 	}
 	written := false
 	for _, a := range c.accs {
-		if a.addr == addr && !a.isMap && a.kind != readAccess {
+		if a.addr == addr && !a.byValue && a.kind != readAccess {
 			written = true
 		}
 	}
@@ -610,7 +610,7 @@ func (t *symTerm) reported(e ast.Expr) {
 func (t *symTerm) group(accs []access) {
 	seen := make(map[string]bool)
 	for _, a := range accs {
-		if a.kind == writeAccess || a.isMap || seen[a.addr] {
+		if a.kind == writeAccess || a.byValue || seen[a.addr] {
 			continue
 		}
 		seen[a.addr] = true

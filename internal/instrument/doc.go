@@ -37,7 +37,12 @@
 //     for k, v := range rt.RangeMap(m, site), whose order under
 //     exploration is the schedule's; the statement is otherwise unchanged.
 //     Earlier files, which cannot range over a function, and maps whose
-//     type is a type parameter keep the native range.
+//     type is a type parameter keep the native range. rt.RangeMap reports
+//     the reads of the map that each step of the range makes.
+//   - for i, v := range s over a slice, or a pointer p to an array, with
+//     an iteration value, in files of Go 1.23 and later -> for i, v :=
+//     range rt.RangeSlice(s, site) (rt.RangeSlice((p)[:], site)), which
+//     reports the read of s[i] at the start of iteration i.
 //   - select: the shape documented on rt.Select. Channel and send-value
 //     expressions are evaluated once, in source order; cases become the
 //     cases of a switch on the index of the case taken. Without a default
@@ -100,7 +105,35 @@
 //     variables, so what it does to them is reported as the copy's read.
 //     A range statement's writes of the variables it assigns (and, before
 //     Go 1.22, of the variables it declares, which all iterations share)
-//     are reported at the start of the body. An assignment or var
+//     are reported at the start of the body. A range over an array, or a
+//     pointer to one, with at most one iteration variable does not
+//     evaluate its operand and reads nothing; a range over a map reads its
+//     contents. Where a range over a slice or a map is not rewritten (see
+//     above), its operand a local variable that nothing else can change
+//     during the statement, the read each iteration makes is reported at
+//     the start of the body, rt.Read(&s[i], site) or rt.Read(m, site),
+//     the key variable declared as __rtKn when it was the blank
+//     identifier.
+//     Builtins, functions of the standard library and methods report, at
+//     the call, what they read and write of the memory they are given
+//     (see memcalls.go): len(m) reads a map; clear(s) writes the elements
+//     of a slice (rt.WriteSlice); append writes past the end or reads to
+//     grow (rt.Append), and reads a spread slice (rt.ReadSlice); copy
+//     reads and writes elements (rt.Copy, rt.CopyString); functions of
+//     packages slices, maps and sort read or write their slices and maps
+//     (rt.ReadSlice, rt.UpdateSlice, rt.Grow, rt.Read, rt.Write); a value
+//     receiver reached through a pointer is copied (rt.Read(p, site),
+//     for the method value p.M too); a method called through an interface
+//     copies what a pointer in it points to when its method has a value
+//     receiver (rt.ReadRecv(x, "M", site)); the methods of bytes.Buffer
+//     and strings.Builder read or update the whole buffer. These are
+//     reported after the operands of the call, before the statement, or,
+//     when an operand calls a function, by a function literal wrapping
+//     the last such operand.
+//   - os/exec: (*exec.Cmd).Start, Wait, Run and Output -> rt.CmdStart,
+//     rt.CmdWait, rt.CmdRun, rt.CmdOutput, which model the goroutine that
+//     copies between the command and a *bytes.Buffer as a goroutine that
+//     writes the buffer and that Wait joins. An assignment or var
 //     declaration that calls functions or receives reports what it
 //     stores, and what it reads outside the operands of its calls, right
 //     after itself (an if statement's init: in front of the condition),
@@ -203,7 +236,11 @@
 // method expressions; a select whose label is the target of both goto and
 // break; memory accesses whose address depends on two values computed by
 // the statement (a slice returned by a call, indexed by a call) or on a
-// value whose type the file cannot name; modeled calls whose only
+// value whose type the file cannot name; what a builtin or a function of
+// the standard library does to memory when it needs the values of two
+// operands the statement computes (append(m[key()], f())), or follows an
+// operand that calls a function and whose type the file cannot name;
+// modeled calls whose only
 // argument is a multi-value call. Not instrumented and not reported: accesses in case values and
 // tags whose type cannot be named, and in a
 // for loop's post statement when a name of its access paths is shadowed

@@ -43,6 +43,14 @@ import (
 // Case values of a switch with a tag, and its tag after an init
 // statement, are instrumented by a function literal returning the value
 // (instrumentValue).
+//
+// Ranges report what their operand reads (rangeOperand, in mapranges.go):
+// nothing for an array whose length is constant and whose elements no
+// iteration value gets, the contents of a map, and the elements of a
+// slice each iteration gets (rt.RangeSlice, or instrumentRangeElems).
+// Builtins, functions of the standard library and method calls report the
+// memory they read and write for the program where they are called
+// (memcalls.go, addCall).
 
 type accessKind int
 
@@ -65,10 +73,20 @@ func (k accessKind) merge(o accessKind) accessKind {
 }
 
 type access struct {
-	kind  accessKind
-	addr  string   // the address expression passed to rt.Read/Write
-	expr  ast.Expr // the location (the map, for a map access)
-	isMap bool
+	kind accessKind
+	addr string   // the arguments passed to the runtime before the site: the address expression, or see byValue and form
+	expr ast.Expr // the location (the map, the slice, ... when byValue)
+	// byValue: addr is not the address of a location but a value the
+	// runtime finds the memory from: a map (rt.Read(m, site)), or the
+	// arguments of a form.
+	byValue bool
+	// form is "" for rt.Read, Write, Update or Wrote, according to kind;
+	// "Slice" for rt.ReadSlice, WriteSlice or UpdateSlice (the elements of
+	// a slice); otherwise the runtime function, whatever the kind (Append,
+	// Copy, ReadRecv...). An access with a form other than "" is always
+	// early: made by a builtin or a function of the standard library when
+	// it is called.
+	form  string
 	pos   token.Pos
 	early bool // performed before a call of the statement: an operand of the call, or of && or ||
 }
@@ -90,6 +108,7 @@ func (r *rewriter) memory() {
 		}
 		switch n := n.(type) {
 		case *ast.RangeStmt:
+			r.instrumentRangeElems(n)
 			r.instrumentRangeVars(n)
 		case *ast.ForStmt:
 			if n.Cond != nil {
@@ -289,7 +308,7 @@ func (r *rewriter) postOnCopy(loop *ast.ForStmt, accs []access) {
 		}
 	}
 	for i, a := range accs {
-		if v := r.rootVar(a.expr); v != nil && !a.isMap && loopVars[v] {
+		if v := r.rootVar(a.expr); v != nil && !a.byValue && loopVars[v] {
 			accs[i].kind = readAccess
 		}
 	}
@@ -415,6 +434,13 @@ func (r *rewriter) reportCalls(accs []access, late bool) string {
 		case a.kind == updateAccess:
 			fn = "Update"
 		}
+		switch a.form {
+		case "":
+		case "Slice":
+			fn = [...]string{readAccess: "ReadSlice", writeAccess: "WriteSlice", updateAccess: "UpdateSlice"}[a.kind]
+		default:
+			fn = a.form
+		}
 		b.WriteString(r.rt(fn) + "(" + a.addr + ", " + r.site(a.pos) + "); ")
 	}
 	return b.String()
@@ -432,6 +458,11 @@ type collector struct {
 	inCall int // > 0 while collecting what is evaluated before a call or receive
 
 	dry bool // only collect: no warnings, no wrappers (accesses needing one are dropped)
+
+	// deferred is the call of a go or defer statement, made later (in
+	// another goroutine for go) than its operands are evaluated: what the
+	// call itself does to memory is not reported at the statement.
+	deferred *ast.CallExpr
 }
 
 // A wrapper reports accesses whose address depends on a value b that
@@ -545,7 +576,7 @@ func (r *rewriter) dependsOn(a access, assigned map[types.Object]bool, lhs map[s
 	var operands []ast.Expr
 	switch e := unparen(a.expr).(type) {
 	case *ast.Ident:
-		if !a.isMap {
+		if !a.byValue {
 			return false // a variable's address does not change
 		}
 		operands = []ast.Expr{e}
@@ -558,7 +589,7 @@ func (r *rewriter) dependsOn(a access, assigned map[types.Object]bool, lhs map[s
 	default:
 		operands = []ast.Expr{e}
 	}
-	if a.isMap {
+	if a.byValue {
 		operands = []ast.Expr{a.expr}
 	}
 	dep := false
@@ -647,8 +678,10 @@ func (c *collector) stmt(s ast.Stmt) {
 			}
 		}
 	case *ast.GoStmt:
+		c.deferred = s.Call
 		c.call(s.Call)
 	case *ast.DeferStmt:
+		c.deferred = s.Call
 		c.call(s.Call)
 	case *ast.IfStmt:
 		if s.Init != nil {
@@ -678,7 +711,7 @@ func (c *collector) stmt(s ast.Stmt) {
 			c.simple(s.Init)
 		}
 	case *ast.RangeStmt:
-		c.read(s.X)
+		c.rangeOperand(s)
 	case *ast.SelectStmt:
 		for _, cl := range s.Body.List {
 			switch comm := cl.(*ast.CommClause).Comm.(type) {
@@ -738,18 +771,18 @@ func (c *collector) reads(es []ast.Expr) {
 	}
 }
 
-// add records an access of location e (of the map e when isMap).
-func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
+// add records an access of location e (of the map e when byValue).
+func (c *collector) add(kind accessKind, e ast.Expr, byValue bool) {
 	if !c.hoistable(e) {
 		if c.dry {
 			return
 		}
-		if why := c.wrap(kind, e, isMap); why != "" {
+		if why := c.wrap(kind, e, byValue); why != "" {
 			c.r.warnf(e.Pos(), "access to %s not instrumented: %s", types.ExprString(e), why)
 		}
 		return
 	}
-	addr, why := c.addr(e, isMap)
+	addr, why := c.addr(e, byValue)
 	if why != "" {
 		if c.dry {
 			return
@@ -767,40 +800,26 @@ func (c *collector) add(kind accessKind, e ast.Expr, isMap bool) {
 		return
 	}
 	c.seen[key] = len(c.accs)
-	c.accs = append(c.accs, access{kind: kind, addr: addr, expr: e, isMap: isMap, pos: e.Pos(), early: early})
+	c.accs = append(c.accs, access{kind: kind, addr: addr, expr: e, byValue: byValue, pos: e.Pos(), early: early})
 }
 
-// wrap records the access of location e (of the map e when isMap), whose
+// wrap records the access of location e (of the map e when byValue), whose
 // address depends on a value that cannot be computed before the
 // statement, in the wrapper of that value, or returns why it cannot.
-func (c *collector) wrap(kind accessKind, e ast.Expr, isMap bool) string {
+func (c *collector) wrap(kind accessKind, e ast.Expr, byValue bool) string {
 	var b ast.Expr
 	var loc func(v string) string
-	if isMap {
+	if byValue {
 		b, loc = e, func(v string) string { return v }
 	} else if b, loc = c.locate(unparen(e)); b == nil {
 		return "its address depends on a call, or on a name declared in the statement, in a way not handled"
 	}
-	var w *wrapper
-	for _, x := range c.wraps {
-		if x.b == b {
-			w = x
-		}
-	}
+	w, why := c.wrapper(b)
 	if w == nil {
-		t := c.r.typeOf(b)
-		if t == nil || isUntyped(t) || isTuple(t) {
-			return "its address depends on a value of unknown type"
-		}
-		ts, err := c.r.typeExpr(t, b.Pos())
-		if err != nil {
-			return "its address depends on a value whose type cannot be named: " + err.Error()
-		}
-		w = &wrapper{b: b, v: c.r.tmp("V"), typ: ts}
-		c.wraps = append(c.wraps, w)
+		return why
 	}
 	addr := loc(w.v)
-	if !isMap {
+	if !byValue {
 		if addr == "*"+w.v {
 			addr = w.v
 		} else {
@@ -813,8 +832,136 @@ func (c *collector) wrap(kind accessKind, e ast.Expr, isMap bool) string {
 			return ""
 		}
 	}
-	w.accs = append(w.accs, access{kind: kind, addr: addr, expr: e, isMap: isMap, pos: e.Pos()})
+	w.accs = append(w.accs, access{kind: kind, addr: addr, expr: e, byValue: byValue, pos: e.Pos()})
 	return ""
+}
+
+// wrapper returns the wrapper of value b, made if there is none yet, or
+// nil and why b cannot be wrapped.
+func (c *collector) wrapper(b ast.Expr) (*wrapper, string) {
+	for _, x := range c.wraps {
+		if x.b == b {
+			return x, ""
+		}
+	}
+	t := c.r.typeOf(b)
+	if t == nil || isUntyped(t) || isTuple(t) {
+		return nil, "its address depends on a value of unknown type"
+	}
+	ts, err := c.r.typeExpr(t, b.Pos())
+	if err != nil {
+		return nil, "its address depends on a value whose type cannot be named: " + err.Error()
+	}
+	w := &wrapper{b: b, v: c.r.tmp("V"), typ: ts}
+	c.wraps = append(c.wraps, w)
+	return w, ""
+}
+
+// addCall records an access that a builtin or a function of the standard
+// library makes when it is called, after its operands are evaluated: a
+// call of the runtime function of form (see access) whose arguments args
+// renders from the texts of the operands it needs, need, among the
+// operands ops the call evaluates, in order. With no operand that calls a
+// function or receives, the access is reported before the statement, as
+// the operands of its calls are, when the operands it needs are hoistable,
+// or else by a wrapper of the one that is not. Otherwise it is reported
+// right after the last operand that calls or receives has been evaluated,
+// by a wrapper of it, so that what that operand does comes first as in
+// Go; the other operands it needs must then be hoistable (they are
+// evaluated again there, with the same values).
+func (c *collector) addCall(kind accessKind, form string, ops, need []ast.Expr, args func(texts []string) string, pos token.Pos) {
+	var last ast.Expr
+	for _, op := range ops {
+		if c.r.hasEffects(op) {
+			last = op
+		}
+	}
+	texts := make([]string, len(need))
+	for i, n := range need {
+		switch {
+		case n == last:
+		case c.hoistable(n):
+			texts[i] = types.ExprString(n)
+		case last == nil:
+			last = n
+		default:
+			if !c.dry {
+				c.r.warnf(n.Pos(), "access to %s not instrumented: it needs the values of two operands evaluated by the statement", types.ExprString(n))
+			}
+			return
+		}
+	}
+	if last == nil {
+		addr := args(texts)
+		key := form + "(" + addr + ")"
+		if form == "" {
+			key = addr + " early"
+		}
+		if i, ok := c.seen[key]; ok {
+			c.accs[i].kind = c.accs[i].kind.merge(kind)
+			return
+		}
+		c.seen[key] = len(c.accs)
+		c.accs = append(c.accs, access{kind: kind, addr: addr, expr: need[0], byValue: true, form: form, pos: pos, early: true})
+		return
+	}
+	if c.dry {
+		return
+	}
+	w, why := c.wrapper(last)
+	if w == nil {
+		c.r.warnf(pos, "access by %s not instrumented: %s", types.ExprString(last), why)
+		return
+	}
+	for i, n := range need {
+		if n == last {
+			texts[i] = w.v
+		}
+	}
+	addr := args(texts)
+	for i, a := range w.accs {
+		if a.addr == addr && a.form == form {
+			w.accs[i].kind = a.kind.merge(kind)
+			return
+		}
+	}
+	w.accs = append(w.accs, access{kind: kind, addr: addr, expr: need[0], byValue: true, form: form, pos: pos})
+}
+
+// hasEffects reports whether evaluating e may call a function (other than
+// a conversion or a builtin that computes a value) or receive from a
+// channel.
+func (r *rewriter) hasEffects(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if tv, ok := r.info.Types[n.Fun]; ok && tv.IsType() {
+				return true
+			}
+			if id, ok := unparen(n.Fun).(*ast.Ident); ok {
+				if b, ok := r.info.Uses[id].(*types.Builtin); ok && pureBuiltins[b.Name()] {
+					return true
+				}
+			}
+			found = true
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// pureBuiltins are the builtins whose calls compute a value and do
+// nothing else that another goroutine could see.
+var pureBuiltins = map[string]bool{
+	"len": true, "cap": true, "min": true, "max": true, "complex": true, "real": true, "imag": true,
+	"new": true, "make": true, "append": true,
 }
 
 // locate splits location e, whose address cannot be computed before the
@@ -868,9 +1015,9 @@ func (c *collector) locate(e ast.Expr) (b ast.Expr, loc func(v string) string) {
 }
 
 // addr returns the address expression for location e (the map itself
-// when isMap), which hoistable, or why there is none.
-func (c *collector) addr(e ast.Expr, isMap bool) (string, string) {
-	if isMap {
+// when byValue), which hoistable, or why there is none.
+func (c *collector) addr(e ast.Expr, byValue bool) (string, string) {
+	if byValue {
 		return types.ExprString(e), ""
 	}
 	if s, ok := unparen(e).(*ast.StarExpr); ok {
@@ -917,6 +1064,14 @@ func (c *collector) hoistable(e ast.Expr) bool {
 		return c.hoistable(e.X) && c.hoistable(e.Index)
 	case *ast.StarExpr:
 		return c.hoistable(e.X)
+	case *ast.SliceExpr:
+		// A slice expression panics where the statement would.
+		for _, x := range []ast.Expr{e.X, e.Low, e.High, e.Max} {
+			if x != nil && !c.hoistable(x) {
+				return false
+			}
+		}
+		return true
 	case *ast.TypeAssertExpr:
 		// A failing assertion panics in the statement too.
 		return e.Type != nil && c.hoistable(e.X)
@@ -1062,12 +1217,8 @@ func (c *collector) read(e ast.Expr) {
 				c.add(readAccess, e, false)
 			}
 		case types.MethodVal:
-			// A pointer method of an addressable value takes its address.
-			if takesAddress(c.r, sel, e.X) {
-				c.base(e.X)
-			} else {
-				c.read(e.X)
-			}
+			c.receiver(e, sel)
+			c.recvEffects(e, sel, nil)
 		}
 	case *ast.IndexExpr:
 		c.index(e, readAccess)
@@ -1236,19 +1387,14 @@ func (c *collector) callExpr(e *ast.CallExpr) {
 	if id, ok := unparen(e.Fun).(*ast.Ident); ok {
 		if b, ok := c.r.info.Uses[id].(*types.Builtin); ok {
 			switch b.Name() {
-			case "delete", "clear":
-				c.reads(e.Args)
-				if len(e.Args) > 0 {
-					if _, isMap := coreType(c.r.typeOf(e.Args[0])).(*types.Map); isMap {
-						c.add(writeAccess, e.Args[0], true)
-					}
-				}
-				return
 			case "new", "make":
 				c.reads(e.Args[1:])
 				return
 			}
 			c.reads(e.Args)
+			if e != c.deferred {
+				c.builtin(b.Name(), e)
+			}
 			return
 		}
 	}
@@ -1261,13 +1407,28 @@ func (c *collector) callExpr(e *ast.CallExpr) {
 	}
 	c.calls++
 	c.inCall++
+	var method *ast.SelectorExpr
+	var sel *types.Selection
 	switch f := unparen(e.Fun).(type) {
 	case *ast.FuncLit, *ast.IndexListExpr:
+	case *ast.SelectorExpr:
+		if sel = c.r.info.Selections[f]; sel != nil && sel.Kind() == types.MethodVal {
+			method = f
+			c.receiver(f, sel)
+		} else {
+			c.read(f)
+		}
 	default:
 		c.read(f) // an instantiation f[T] reads nothing
 	}
 	c.reads(e.Args)
 	c.inCall--
+	switch {
+	case method != nil:
+		c.recvEffects(method, sel, e)
+	case e != c.deferred:
+		c.stdCall(e)
+	}
 }
 
 func ptrRecv(sel *types.Selection) bool {

@@ -130,6 +130,13 @@ func buildMethodTable() map[string]methodEntry {
 
 		// A cleanup the program stops is no longer awaited (gc.go).
 		"runtime.Cleanup.Stop": {rt: "CleanupStop", value: true},
+
+		// Goroutines of a command that copy into or out of the program's
+		// buffers (see rt's exec.go).
+		"os/exec.Cmd.Start":  {rt: "CmdStart"},
+		"os/exec.Cmd.Wait":   {rt: "CmdWait"},
+		"os/exec.Cmd.Run":    {rt: "CmdRun"},
+		"os/exec.Cmd.Output": {rt: "CmdOutput"},
 	}
 	for _, op := range []string{"Load", "Store", "LoadOrStore", "LoadAndDelete", "Delete", "Swap", "CompareAndSwap", "CompareAndDelete", "Range", "Clear"} {
 		m["sync.Map."+op] = methodEntry{rt: "Map" + op}

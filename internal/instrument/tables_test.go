@@ -58,7 +58,8 @@ func TestTablesMatchRuntime(t *testing.T) {
 			need(name, false)
 		}
 	}
-	for _, name := range []string{"Go", "MakeChan", "Send", "Recv", "Recv2", "Close", "Len", "Read", "Write", "RegisterFile", "SelectStart", "SelectRecv", "SelectSend", "SelectValue", "Test", "FFuzz", "FuzzBody", "Branch", "SymWrite"} {
+	for _, name := range []string{"Go", "MakeChan", "Send", "Recv", "Recv2", "Close", "Len", "Read", "Write", "RegisterFile", "SelectStart", "SelectRecv", "SelectSend", "SelectValue", "Test", "FFuzz", "FuzzBody", "Branch", "SymWrite",
+		"RangeMap", "RangeSlice", "ReadSlice", "WriteSlice", "UpdateSlice", "Append", "Grow", "Copy", "CopyString", "ReadRecv"} {
 		if scope.Lookup(name) == nil {
 			t.Errorf("rt.%s does not exist", name)
 		}

@@ -38,7 +38,7 @@ func (r *rewriter) visit(n ast.Node) bool {
 			r.rangeChan(n)
 			return false
 		}
-		r.rangeMap(n)
+		r.rangeOver(n)
 	case *ast.SendStmt:
 		r.send(n)
 		return false

@@ -46,9 +46,9 @@ func RangeAssign(xs []int, seq func(func(int) bool), done chan bool) {
 
 // Range variables a range statement declares are new in every iteration.
 func RangeDefine(xs []int, done chan bool) {
-	for _, v := range xs {
+	for __rtK1, v := range xs { __rt.Read(&xs[__rtK1], __rtSites_16c72eab+31);
 		__rt.Go(func() { _ = v; __rt.Send[bool](done, true, __rtSites_16c72eab+12) }, __rtSites_16c72eab+11)
 	}
 }
 
-var __rtSites_16c72eab = __rt.RegisterFile("testdata/loopvars.go", 11, 3, 12, 3, 12, 21, 12, 34, 14, 2, 19, 3, 19, 17, 28, 3, 28, 27, 36, 2, 36, 30, 49, 3, 49, 27, 10, 14, 10, 21, 12, 37, 18, 14, 18, 21, 20, 3, 19, 20, 27, 17, 27, 31, 27, 31, 28, 19, 36, 18, 36, 22, 37, 6, 37, 9, 39, 6, 41, 6, 42, 7)
+var __rtSites_16c72eab = __rt.RegisterFile("testdata/loopvars.go", 11, 3, 12, 3, 12, 21, 12, 34, 14, 2, 19, 3, 19, 17, 28, 3, 28, 27, 36, 2, 36, 30, 49, 3, 49, 27, 10, 14, 10, 21, 12, 37, 18, 14, 18, 21, 20, 3, 19, 20, 27, 17, 27, 31, 27, 31, 28, 19, 36, 18, 36, 22, 37, 6, 37, 9, 39, 6, 41, 6, 42, 7, 48, 2)

@@ -17,24 +17,24 @@ func Capture(q chan int) {
 
 // Every iteration writes the range variables, which the goroutines read.
 func Ranges(xs []int, arr [2]string, m map[string]int, s string, c chan int, done chan bool) {
-	for _, v := range xs { __rt.Wrote(&v, __rtSites_25ebe62a+20); 
-		__rt.Go(func() { __rt.Read(&v, __rtSites_25ebe62a+21); _ = v; __rt.Send[bool](done, true, __rtSites_25ebe62a+6) }, __rtSites_25ebe62a+5)
+	for __rtK4, v := range xs { __rt.Read(&xs[__rtK4], __rtSites_25ebe62a+21); __rt.Wrote(&v, __rtSites_25ebe62a+22); 
+		__rt.Go(func() { __rt.Read(&v, __rtSites_25ebe62a+23); _ = v; __rt.Send[bool](done, true, __rtSites_25ebe62a+6) }, __rtSites_25ebe62a+5)
 	}
-	for i, v := range arr { __rt.Wrote(&i, __rtSites_25ebe62a+22); __rt.Wrote(&v, __rtSites_25ebe62a+23); 
-		__rt.Go(func() { __rt.Read(&i, __rtSites_25ebe62a+24); __rt.Read(&v, __rtSites_25ebe62a+25); _, _ = i, v; __rt.Send[bool](done, true, __rtSites_25ebe62a+8) }, __rtSites_25ebe62a+7)
+	for i, v := range arr { __rt.Wrote(&i, __rtSites_25ebe62a+24); __rt.Wrote(&v, __rtSites_25ebe62a+25); 
+		__rt.Go(func() { __rt.Read(&i, __rtSites_25ebe62a+26); __rt.Read(&v, __rtSites_25ebe62a+27); _, _ = i, v; __rt.Send[bool](done, true, __rtSites_25ebe62a+8) }, __rtSites_25ebe62a+7)
 	}
-	for k, v := range m { __rt.Wrote(&k, __rtSites_25ebe62a+26); __rt.Wrote(&v, __rtSites_25ebe62a+27); 
-		__rt.Go(func() { __rt.Read(&k, __rtSites_25ebe62a+28); __rt.Read(&v, __rtSites_25ebe62a+29); _, _ = k, v; __rt.Send[bool](done, true, __rtSites_25ebe62a+10) }, __rtSites_25ebe62a+9)
+	__rt.Read(m, __rtSites_25ebe62a+20); for k, v := range m { __rt.Read(m, __rtSites_25ebe62a+28); __rt.Wrote(&k, __rtSites_25ebe62a+29); __rt.Wrote(&v, __rtSites_25ebe62a+30); 
+		__rt.Go(func() { __rt.Read(&k, __rtSites_25ebe62a+31); __rt.Read(&v, __rtSites_25ebe62a+32); _, _ = k, v; __rt.Send[bool](done, true, __rtSites_25ebe62a+10) }, __rtSites_25ebe62a+9)
 	}
-	for i, r := range s { __rt.Wrote(&i, __rtSites_25ebe62a+30); __rt.Wrote(&r, __rtSites_25ebe62a+31); 
-		__rt.Go(func() { __rt.Read(&i, __rtSites_25ebe62a+32); __rt.Read(&r, __rtSites_25ebe62a+33); _, _ = i, r; __rt.Send[bool](done, true, __rtSites_25ebe62a+12) }, __rtSites_25ebe62a+11)
+	for i, r := range s { __rt.Wrote(&i, __rtSites_25ebe62a+33); __rt.Wrote(&r, __rtSites_25ebe62a+34); 
+		__rt.Go(func() { __rt.Read(&i, __rtSites_25ebe62a+35); __rt.Read(&r, __rtSites_25ebe62a+36); _, _ = i, r; __rt.Send[bool](done, true, __rtSites_25ebe62a+12) }, __rtSites_25ebe62a+11)
 	}
-	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_25ebe62a+14); if !__rtOk2 { break }; { __rt.Wrote(&v, __rtSites_25ebe62a+34); 
-		__rt.Go(func() { __rt.Read(&v, __rtSites_25ebe62a+35); _ = v; __rt.Send[bool](done, true, __rtSites_25ebe62a+16) }, __rtSites_25ebe62a+15)
+	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_25ebe62a+14); if !__rtOk2 { break }; { __rt.Wrote(&v, __rtSites_25ebe62a+37); 
+		__rt.Go(func() { __rt.Read(&v, __rtSites_25ebe62a+38); _ = v; __rt.Send[bool](done, true, __rtSites_25ebe62a+16) }, __rtSites_25ebe62a+15)
 	}}
 	for i := range xs { // i is not captured: not shared
 		_ = i
 	}
 }
 
-var __rtSites_25ebe62a = __rt.RegisterFile("testdata/loopvarslegacy.go", 11, 3, 12, 3, 12, 21, 12, 34, 14, 2, 20, 3, 20, 27, 23, 3, 23, 33, 26, 3, 26, 33, 29, 3, 29, 33, 31, 2, 31, 2, 32, 3, 32, 27, 10, 14, 10, 21, 12, 37, 19, 9, 20, 19, 22, 6, 22, 9, 23, 22, 23, 25, 25, 6, 25, 9, 26, 22, 26, 25, 28, 6, 28, 9, 29, 22, 29, 25, 31, 6, 32, 19)
+var __rtSites_25ebe62a = __rt.RegisterFile("testdata/loopvarslegacy.go", 11, 3, 12, 3, 12, 21, 12, 34, 14, 2, 20, 3, 20, 27, 23, 3, 23, 33, 26, 3, 26, 33, 29, 3, 29, 33, 31, 2, 31, 2, 32, 3, 32, 27, 10, 14, 10, 21, 12, 37, 25, 20, 19, 2, 19, 9, 20, 19, 22, 6, 22, 9, 23, 22, 23, 25, 25, 2, 25, 6, 25, 9, 26, 22, 26, 25, 28, 6, 28, 9, 29, 22, 29, 25, 31, 6, 32, 19)

@@ -10,9 +10,9 @@ import "fmt"
 func Range(c chan int) {
 	var fs []func()
 	for __rtRecv3, __rtCh1, v := __rt.Recv2[int], c, *new(int); ; { var __rtOk2 bool; v, __rtOk2 = __rtRecv3(__rtCh1, __rtSites_5115e78b+1); if !__rtOk2 { break }; { __rt.Wrote(&v, __rtSites_5115e78b+5); 
-		fs = append(fs, func() { __rt.Read(&v, __rtSites_5115e78b+6); fmt.Println(v) })
+		__rt.Append(fs, 1, __rtSites_5115e78b+6); fs = append(fs, func() { __rt.Read(&v, __rtSites_5115e78b+7); fmt.Println(v) })
 	}}
-	for _, f := range fs {
+	for __rtK7, f := range fs { __rt.Read(&fs[__rtK7], __rtSites_5115e78b+8);
 		f()
 	}
 }
@@ -27,4 +27,4 @@ func Shadowing(queue chan callbackCh) {
 	}}
 }
 
-var __rtSites_5115e78b = __rt.RegisterFile("testdata/rangelegacy.go", 11, 2, 11, 2, 23, 2, 23, 2, 24, 8, 11, 6, 12, 40)
+var __rtSites_5115e78b = __rt.RegisterFile("testdata/rangelegacy.go", 11, 2, 11, 2, 23, 2, 23, 2, 24, 8, 11, 6, 12, 8, 12, 40, 14, 2)

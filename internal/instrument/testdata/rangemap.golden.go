@@ -9,7 +9,7 @@ type Set map[string]struct{}
 
 func Keys(m map[string]int) (ks []string, sum int) {
 	for k, v := range __rt.RangeMap(m, __rtSites_7f1857a4+0) {
-		ks = append(ks, k)
+		__rt.Append(ks, 1, __rtSites_7f1857a4+4); ks = append(ks, k)
 		sum += v
 	}
 	return ks, sum
@@ -38,10 +38,10 @@ func Assign(m map[float64]bool) (k float64, v bool) {
 
 func Generic[M ~map[K]V, K comparable, V any](m M) int {
 	n := 0
-	for range m {
+	__rt.Read(m, __rtSites_7f1857a4+5); for range m { __rt.Read(m, __rtSites_7f1857a4+6);
 		n++
 	}
 	return n
 }
 
-var __rtSites_7f1857a4 = __rt.RegisterFile("testdata/rangemap.go", 10, 2, 20, 2, 21, 3, 33, 2)
+var __rtSites_7f1857a4 = __rt.RegisterFile("testdata/rangemap.go", 10, 2, 20, 2, 21, 3, 33, 2, 11, 8, 40, 12, 40, 2)

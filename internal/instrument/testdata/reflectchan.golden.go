@@ -10,7 +10,7 @@ func ops(c chan int, p *reflect.Value, h holder) {
 	v := reflect.ValueOf(c)
 	_ = __rt.ReflectLen(v, __rtSites_8b353172+0)
 	_ = __rt.ReflectLen(reflect.ValueOf(c), __rtSites_8b353172+1)
-	_ = __rt.ReflectLen((*p), __rtSites_8b353172+2)
+	__rt.Read(p, __rtSites_8b353172+11); _ = __rt.ReflectLen((*p), __rtSites_8b353172+2)
 	_ = __rt.ReflectLen(h.Value, __rtSites_8b353172+3)
 	_ = v.Cap()
 	__rt.ReflectSend(v, reflect.ValueOf(1), __rtSites_8b353172+4)
@@ -24,4 +24,4 @@ func ops(c chan int, p *reflect.Value, h holder) {
 	_ = __rt.ReflectLen(reflect.ValueOf("abc"), __rtSites_8b353172+10)
 }
 
-var __rtSites_8b353172 = __rt.RegisterFile("testdata/reflectchan.go", 10, 6, 11, 6, 12, 6, 13, 6, 15, 2, 16, 6, 17, 11, 19, 10, 20, 26, 22, 2, 23, 6)
+var __rtSites_8b353172 = __rt.RegisterFile("testdata/reflectchan.go", 10, 6, 11, 6, 12, 6, 13, 6, 15, 2, 16, 6, 17, 11, 19, 10, 20, 26, 22, 2, 23, 6, 12, 8)

@@ -67,24 +67,24 @@ func (q *Queue) Pop() int {
 
 func (q *Queue) Push(v int) {
 	__rt.Read(&q.lock, __rtSites_a09b6b8a+61); __rt.Lock(q.lock, __rtSites_a09b6b8a+14)
-	__rt.Update(&q.items, __rtSites_a09b6b8a+62); q.items = append(q.items, v)
-	__rt.Read(&q.lock, __rtSites_a09b6b8a+63); __rt.Unlock(q.lock, __rtSites_a09b6b8a+15)
-	__rt.Read(&q.cond, __rtSites_a09b6b8a+64); __rt.CondSignal(q.cond, __rtSites_a09b6b8a+16)
-	__rt.Read(&q.cond, __rtSites_a09b6b8a+65); __rt.CondBroadcast(q.cond, __rtSites_a09b6b8a+17)
+	__rt.Update(&q.items, __rtSites_a09b6b8a+62); __rt.Append(q.items, 1, __rtSites_a09b6b8a+63); q.items = append(q.items, v)
+	__rt.Read(&q.lock, __rtSites_a09b6b8a+64); __rt.Unlock(q.lock, __rtSites_a09b6b8a+15)
+	__rt.Read(&q.cond, __rtSites_a09b6b8a+65); __rt.CondSignal(q.cond, __rtSites_a09b6b8a+16)
+	__rt.Read(&q.cond, __rtSites_a09b6b8a+66); __rt.CondBroadcast(q.cond, __rtSites_a09b6b8a+17)
 }
 
 func Group(n int) {
 	var wg sync.WaitGroup
 	var once sync.Once
 	var m sync.Map
-	for i := 0; func() bool { __rt.Read(&i, __rtSites_a09b6b8a+66); return true }() && (i < n); i++ {
+	for i := 0; func() bool { __rt.Read(&i, __rtSites_a09b6b8a+67); return true }() && (i < n); i++ {
 		__rt.WGAdd(&wg, 1, __rtSites_a09b6b8a+18)
 		__rt.Go(func() {
 			defer __rt.WGDone(&wg, __rtSites_a09b6b8a+20)
 			__rt.OnceDo(&once, func() { fmt.Println("once") }, __rtSites_a09b6b8a+21)
-			__rt.Read(&i, __rtSites_a09b6b8a+68); __rt.MapStore(&m, i, i, __rtSites_a09b6b8a+22)
+			__rt.Read(&i, __rtSites_a09b6b8a+69); __rt.MapStore(&m, i, i, __rtSites_a09b6b8a+22)
 		}, __rtSites_a09b6b8a+19)
-	; __rt.Read(&i, __rtSites_a09b6b8a+67); }
+	; __rt.Read(&i, __rtSites_a09b6b8a+68); }
 	__rt.WGGo(&wg, func() { __rt.MapDelete(&m, 0, __rtSites_a09b6b8a+24) }, __rtSites_a09b6b8a+23)
 	__rt.WGWait(&wg, __rtSites_a09b6b8a+25)
 	v, ok := __rt.MapLoad(&m, 1, __rtSites_a09b6b8a+26)
@@ -125,4 +125,4 @@ func Pooled(p *sync.Pool) {
 	__rt.PoolPut(p, __rt.PoolGet(p, __rtSites_a09b6b8a+46), __rtSites_a09b6b8a+45)
 }
 
-var __rtSites_a09b6b8a = __rt.RegisterFile("testdata/sync.go", 25, 2, 26, 8, 31, 2, 32, 8, 38, 6, 39, 3, 42, 2, 43, 5, 44, 3, 47, 2, 48, 2, 57, 2, 59, 3, 63, 2, 68, 2, 70, 2, 71, 2, 72, 2, 80, 3, 81, 3, 82, 10, 83, 4, 84, 4, 87, 2, 87, 17, 88, 2, 89, 11, 90, 2, 92, 2, 93, 2, 94, 2, 95, 2, 96, 2, 97, 2, 101, 10, 102, 12, 105, 2, 106, 8, 107, 7, 108, 7, 109, 7, 113, 14, 116, 2, 122, 7, 123, 2, 124, 2, 124, 8, 27, 2, 33, 11, 33, 11, 41, 2, 41, 2, 57, 2, 57, 2, 61, 7, 61, 7, 62, 12, 63, 2, 63, 2, 58, 10, 59, 3, 68, 2, 69, 19, 70, 2, 71, 2, 72, 2, 79, 14, 79, 21, 84, 12)
+var __rtSites_a09b6b8a = __rt.RegisterFile("testdata/sync.go", 25, 2, 26, 8, 31, 2, 32, 8, 38, 6, 39, 3, 42, 2, 43, 5, 44, 3, 47, 2, 48, 2, 57, 2, 59, 3, 63, 2, 68, 2, 70, 2, 71, 2, 72, 2, 80, 3, 81, 3, 82, 10, 83, 4, 84, 4, 87, 2, 87, 17, 88, 2, 89, 11, 90, 2, 92, 2, 93, 2, 94, 2, 95, 2, 96, 2, 97, 2, 101, 10, 102, 12, 105, 2, 106, 8, 107, 7, 108, 7, 109, 7, 113, 14, 116, 2, 122, 7, 123, 2, 124, 2, 124, 8, 27, 2, 33, 11, 33, 11, 41, 2, 41, 2, 57, 2, 57, 2, 61, 7, 61, 7, 62, 12, 63, 2, 63, 2, 58, 10, 59, 3, 68, 2, 69, 19, 69, 12, 70, 2, 71, 2, 72, 2, 79, 14, 79, 21, 84, 12)

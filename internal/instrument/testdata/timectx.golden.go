@@ -45,7 +45,7 @@ func Context(parent context.Context) error {
 	stop := __rt.ContextAfterFunc(ctx6, func() {}, __rtSites_21744613+25)
 	defer stop()
 	_ = __rt.WithoutCancel(ctx6, __rtSites_21744613+26)
-	{ __rtC2, __rtC3 := ctx6.Done(), __rt.After(time.Millisecond, __rtSites_21744613+28); __rtSel1 := __rt.SelectStart(__rtSites_21744613+27); __rt.SelectRecv[struct{}](__rtSel1, __rtC2); __rt.SelectRecv[time.Time](__rtSel1, __rtC3); switch __rtSel1.Do(false) {
+	__rt.ReadRecv(ctx6, "Done", __rtSites_21744613+33); { __rtC2, __rtC3 := ctx6.Done(), __rt.After(time.Millisecond, __rtSites_21744613+28); __rtSel1 := __rt.SelectStart(__rtSites_21744613+27); __rt.SelectRecv[struct{}](__rtSel1, __rtC2); __rt.SelectRecv[time.Time](__rtSel1, __rtC3); switch __rtSel1.Do(false) {
 	case 0:
 	default:
 	}}
@@ -57,4 +57,4 @@ func Yield() {
 	defer __rt.Goexit(__rtSites_21744613+31)
 }
 
-var __rtSites_21744613 = __rt.RegisterFile("testdata/timectx.go", 11, 11, 12, 2, 13, 2, 13, 4, 14, 7, 15, 6, 16, 3, 18, 2, 19, 8, 20, 2, 21, 2, 22, 6, 23, 8, 24, 2, 25, 6, 26, 9, 28, 9, 32, 17, 34, 19, 36, 19, 36, 46, 38, 19, 40, 19, 42, 19, 42, 51, 44, 10, 46, 6, 47, 2, 49, 9, 51, 9, 55, 2, 56, 8, 16, 5)
+var __rtSites_21744613 = __rt.RegisterFile("testdata/timectx.go", 11, 11, 12, 2, 13, 2, 13, 4, 14, 7, 15, 6, 16, 3, 18, 2, 19, 8, 20, 2, 21, 2, 22, 6, 23, 8, 24, 2, 25, 6, 26, 9, 28, 9, 32, 17, 34, 19, 36, 19, 36, 46, 38, 19, 40, 19, 42, 19, 42, 51, 44, 10, 46, 6, 47, 2, 49, 9, 51, 9, 55, 2, 56, 8, 16, 5, 48, 14)
