@@ -78,7 +78,9 @@
 //     rt.GoleakVerifyNone(goleak.VerifyNone)(t, opts...), and Find the same
 //     way: inside an exploration the check does nothing (the runtime's
 //     leak detection reports leaks with their schedule), outside it is
-//     goleak's. VerifyTestMain runs outside explorations and stays.
+//     goleak's; a test that calls them fails on every leak, also one
+//     every schedule shows. VerifyTestMain is wrapped too: its package's
+//     tests then fail on every leak.
 //   - testing: Error(f), Fatal(f), Fail, FailNow, Failed, Log(f), Skip(f),
 //     SkipNow, Cleanup, Context on *testing.T, *testing.B and testing.TB
 //     (and structs embedding them); Run and Parallel on *testing.T. In a

@@ -30,6 +30,12 @@ type chanState struct {
 	elemClock   []race.TreeClock
 	spaceClock  []race.TreeClock
 	closeClock  race.TreeClock
+
+	// timed says a timer sent on the channel or a deadline closed it;
+	// abandoned, that a select waiting on it took a timed channel's case
+	// instead: a goroutine left waiting on it lost a race with a timeout
+	// (leaks.go).
+	timed, abandoned bool
 }
 
 // hbRing bounds the positions a channel keeps clocks for. A channel of
@@ -497,6 +503,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 			return i, 0, false
 		}
 		slot, ok, _ := it.tryRecv(g, c.Ch)
+		abandon(cases, i)
 		return i, slot, ok
 	case hasDefault:
 		it.yielded(g)
@@ -534,6 +541,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 	// The partner (or the close) recorded the happens-before.
 	i := g.selChosen
 	c := cases[i]
+	abandon(cases, i)
 	if c.Send {
 		if g.sendClosed {
 			g.sendClosed = false
@@ -569,4 +577,18 @@ func (it *Iteration) push(q *slotQueue, slot int32) {
 	it.toolBegin()
 	q.push(slot)
 	it.toolEnd()
+}
+
+// abandon marks the channels of the cases of a select other than the one
+// it took, case i, when that one was a timer's or a deadline's: the
+// select gave them up at a timeout.
+func abandon(cases []SelectCase, i int) {
+	if c := cases[i].Ch; c == nil || !c.ch.timed {
+		return
+	}
+	for k, c := range cases {
+		if k != i && c.Ch != nil {
+			c.Ch.ch.abandoned = true
+		}
+	}
 }

@@ -140,6 +140,8 @@ type Explorer struct {
 	hubs hubs // the hubs that run coroutines (handoff.go)
 
 	epoch time.Time // when every iteration starts (epoch.go)
+
+	leaksChecked bool // the test checks for leaks itself (CheckLeaks)
 }
 
 // exploring serializes explorations in one process: the controlled world
@@ -235,9 +237,16 @@ func Explore(cfg Config, body func()) *Result {
 			break
 		}
 		var fromRef *LeakRef // schedule 1, whose leak this schedule shows depends on the interleaving
-		if cfg.LeakNotes && it.diverged == "" && (it.finding == nil || it.finding.Kind == KindLeak) {
+		if cfg.LeakNotes && !x.leaksChecked && !leaksEverywhere.Load() && it.diverged == "" && (it.finding == nil || it.finding.Kind == KindLeak) {
 			keys := leakKeys(it.finding)
 			switch {
+			case timedOut(keys):
+				// Lost to a timeout: a finding, whatever other
+				// schedules do.
+				if ref == nil && num == 1 {
+					ref = refOf(it)
+				}
+				it.finding.Message += " (it waits on a channel a select gave up at a timeout: the leak depends on which came first)"
 			case ref == nil && num == 1:
 				ref = refOf(it)
 				it.finding = nil // decided by the schedules to come
@@ -267,7 +276,7 @@ func Explore(cfg Config, body func()) *Result {
 			r.FindingIteration = 1
 			break
 		}
-		if ref != nil && it.finding != nil && it.finding.Kind == KindLeak && num > 1 {
+		if ref != nil && it.finding != nil && it.finding.Kind == KindLeak && num > 1 && !timedOut(leakKeys(it.finding)) {
 			it.finding.Message += " (schedule 1 left no such goroutine: the leak depends on the interleaving)"
 		}
 		if rp, ok := x.strat.(*strategy.Replay); ok && it.diverged == "" {

@@ -218,7 +218,8 @@ func (it *Iteration) leak(leaked []*G) *Finding {
 func leakKey(g *G) LeakKey {
 	switch {
 	case g.state == gBlocked:
-		return LeakKey{Spawn: g.spawnSite, Site: g.blockSite, Op: g.blockOp}
+		timeout := g.blockObj != nil && g.blockObj.kind == kindChan && g.blockObj.ch.abandoned
+		return LeakKey{Spawn: g.spawnSite, Site: g.blockSite, Op: g.blockOp, Timeout: timeout}
 	case g.state == gReady && g.pendObj != nil: // waiting for a lock, a WaitGroup...
 		return LeakKey{Spawn: g.spawnSite, Site: g.pending.Site, Op: g.pending.Op}
 	}

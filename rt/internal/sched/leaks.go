@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"interleave.dev/rt/internal/event"
@@ -32,6 +33,22 @@ import (
 type LeakKey struct {
 	Spawn, Site uint32
 	Op          event.Op
+	// Timeout says it waits on a channel a select gave up at a timeout
+	// (the abandoned sender of a select on time.After or a deadline): the
+	// leak depends on which came first, the work or the timeout, which
+	// virtual time, exact where a machine is not, may decide the same way
+	// in every schedule. Such a leak is a finding.
+	Timeout bool
+}
+
+// timedOut reports whether one of ks is a goroutine left at a timeout.
+func timedOut(ks []LeakKey) bool {
+	for _, k := range ks {
+		if k.Timeout {
+			return true
+		}
+	}
+	return false
 }
 
 // LeakRef is what schedule 1 left behind, and its finding when it left
@@ -128,15 +145,28 @@ func LeakReference(cfg Config, body func()) *LeakRef {
 }
 
 // String writes k as ParseLeakKey reads it.
-func (k LeakKey) String() string { return fmt.Sprintf("%d/%d/%d", k.Spawn, k.Site, k.Op) }
+func (k LeakKey) String() string { return fmt.Sprintf("%d/%d/%d/%t", k.Spawn, k.Site, k.Op, k.Timeout) }
 
 // ParseLeakKey reads a LeakKey that String wrote.
 func ParseLeakKey(s string) (LeakKey, error) {
 	var k LeakKey
 	var op int
-	if _, err := fmt.Sscanf(s, "%d/%d/%d", &k.Spawn, &k.Site, &op); err != nil {
+	if _, err := fmt.Sscanf(s, "%d/%d/%d/%t", &k.Spawn, &k.Site, &op, &k.Timeout); err != nil {
 		return k, fmt.Errorf("bad leak key %q: %w", s, err)
 	}
 	k.Op = event.Op(op)
 	return k, nil
 }
+
+// leaksEverywhere is set when the program checks for leaks in TestMain
+// (goleak.VerifyTestMain): every leak of every test is a finding.
+var leaksEverywhere atomic.Bool
+
+// CheckLeaksEverywhere makes every leak of every exploration a finding,
+// also one every schedule shows.
+func CheckLeaksEverywhere() { leaksEverywhere.Store(true) }
+
+// CheckLeaks makes every leak of the iteration's exploration a finding,
+// also one every schedule shows: the test checks for leaks itself
+// (goleak.VerifyNone).
+func (it *Iteration) CheckLeaks() { it.x.leaksChecked = true }

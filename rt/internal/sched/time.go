@@ -451,6 +451,7 @@ func (g *G) ResetTimer(t *Timer, d int64, ticker bool, site uint32) bool {
 // reports whether the value was taken.
 func (it *Iteration) TimerSend(o *ChanObj, slot int32) bool {
 	c := o.ch
+	c.timed = true
 	if r := c.recvq.dequeue(); r != nil {
 		it.deliver(r, slot, true)
 		return true
@@ -467,6 +468,9 @@ func (it *Iteration) TimerSend(o *ChanObj, slot int32) bool {
 // a context canceled with its parent (on behalf of g) or by its deadline
 // (g == nil).
 func (it *Iteration) CloseChan(g *G, o *ChanObj) {
+	if g == nil {
+		o.ch.timed = true // closed by a deadline
+	}
 	if !o.ch.closed {
 		it.closeChan(g, o)
 	}
