@@ -68,8 +68,7 @@ func (it *Iteration) adopt(gp uintptr) *G {
 		gp:      gp,
 		adopted: true,
 	}
-	var buf [64]byte
-	g.goid, _ = parseHeader(buf[:runtime.Stack(buf[:], false)])
+	g.goid = ownGoid()
 	g.lab = label{magic: labelMagic, g: g}
 	if !it.takeOver(g) {
 		setLabel(nil) // the iteration is over: run natively from now on
@@ -149,7 +148,7 @@ func (it *Iteration) takeOver(g *G) bool {
 		default:
 		}
 		v := it.gate.Load()
-		if v&bitTake == 0 && it.holderAway(v) && it.gate.CompareAndSwap(v, v|bitTake) {
+		if v&bitTake == 0 && it.holderAway(v, false) && it.gate.CompareAndSwap(v, v|bitTake) {
 			low = v&bitYield | bitTake
 			break
 		}
@@ -220,22 +219,26 @@ func (it *Iteration) leave(h *G) {
 }
 
 // reapAfter is how long the goroutine holding the schedule may stay away
-// in uncontrolled code, in an iteration that adopted goroutines, before
-// the explorer schedules the goroutines it left parked.
+// in uncontrolled code, blocked natively or in a system call, before the
+// explorer schedules the goroutines it left parked: the peer it waits for
+// (an in-process server behind a socket, the other end of a TLS
+// connection, a goroutine that must drain an OS pipe) may be one of them.
 const reapAfter = 20 * time.Millisecond
 
 // reap runs on the explorer's goroutine. When the goroutine holding the
-// schedule is blocked natively or gone (an adopted goroutine returned to
-// the code that started it) and no goroutine is arriving to take over, it
-// takes the schedule and hands it to the next goroutine the strategy
-// chooses, or ends the iteration if nothing will run again.
+// schedule is blocked natively, in a system call, or gone (an adopted
+// goroutine returned to the code that started it) and no goroutine is
+// arriving to take over, it takes the schedule and hands it to the next
+// goroutine the strategy chooses, or ends the iteration if nothing will
+// run again. The goroutine it took the schedule from is out, and takes
+// it back when it returns to the runtime (comeBack).
 func (it *Iteration) reap() {
 	if !it.amu.TryLock() {
 		return // an arrival is taking over
 	}
 	defer it.amu.Unlock()
 	v := it.gate.Load()
-	if v&bitTake != 0 || it.held.Load() == nil || !it.holderAway(v) || !it.gate.CompareAndSwap(v, v|bitTake) {
+	if v&bitTake != 0 || it.held.Load() == nil || !it.holderAway(v, true) || !it.gate.CompareAndSwap(v, v|bitTake) {
 		return
 	}
 	defer it.gate.Add(-(v&bitYield | bitTake))
@@ -279,9 +282,11 @@ func (it *Iteration) idle(g *G) {
 // holderAway reports whether the goroutine holding the schedule is away
 // from the runtime, blocked natively in code the tool does not control (or
 // gone, or nobody holds the schedule), as seen while the gate stayed at
-// v. The caller's own stack comes first in the dump. It sets
-// it.holderGone when the holder is an adopted goroutine that has exited.
-func (it *Iteration) holderAway(v int64) bool {
+// v. With inSyscall, a holder in a system call counts as away too (the
+// explorer's reap, after the holder stayed there for reapAfter). The
+// caller's own stack comes first in the dump. It sets it.holderGone when
+// the holder is an adopted goroutine that has exited.
+func (it *Iteration) holderAway(v int64, inSyscall bool) bool {
 	it.holderGone = false
 	h := it.held.Load()
 	if h == nil {
@@ -299,7 +304,7 @@ func (it *Iteration) holderAway(v int64) bool {
 	for _, e := range entries[1:] {
 		id, status := parseHeader(e)
 		switch {
-		case h.adopted:
+		case h.goid != 0:
 			if id != h.goid {
 				continue
 			}
@@ -309,7 +314,7 @@ func (it *Iteration) holderAway(v int64) bool {
 			continue // not a controlled goroutine that can hold the schedule
 		}
 		found = true
-		if !nativelyBlocked(status) || inRuntime(e) {
+		if !(nativelyBlocked(status) || inSyscall && status == "syscall") || inRuntime(e) {
 			return false
 		}
 	}

@@ -114,7 +114,8 @@ type worker struct {
 	yield  func(struct{}) bool
 	g      *G
 	f      func()
-	quit   bool // set while it waits in the pool: end instead
+	quit   bool  // set while it waits in the pool: end instead
+	goid   int64 // the runtime's id of its goroutine
 }
 
 // newCoroutineHook, when set (by tests), is called for every worker made.
@@ -147,6 +148,7 @@ func (x *Explorer) spawnCoroutine(g *G, f func()) {
 // loop is the body of a worker's coroutine.
 func (w *worker) loop(x *Explorer, yield func(struct{}) bool) {
 	w.yield = yield
+	w.goid = ownGoid()
 	for {
 		g, f := w.g, w.f
 		w.f = nil
