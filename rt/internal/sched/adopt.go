@@ -292,8 +292,8 @@ func (it *Iteration) holderAway(v int64, inSyscall bool) bool {
 	if h == nil {
 		return true
 	}
-	if h.adopted && h.goid == 0 {
-		return false // cannot be told apart
+	if h.goid == 0 {
+		return false // not started yet: about to enter the runtime
 	}
 	buf := AllStacks(64 << 10)
 	if it.gate.Load() != v || it.held.Load() != h {
@@ -303,15 +303,8 @@ func (it *Iteration) holderAway(v int64, inSyscall bool) bool {
 	found := false
 	for _, e := range entries[1:] {
 		id, status := parseHeader(e)
-		switch {
-		case h.goid != 0:
-			if id != h.goid {
-				continue
-			}
-		case !bytes.Contains(e, []byte("sched.(*Iteration).run(")),
-			bytes.Contains(e, []byte("sched.(*G).park")),
-			bytes.Contains(e, []byte("sched.(*Iteration).takeOver(")):
-			continue // not a controlled goroutine that can hold the schedule
+		if id != h.goid {
+			continue
 		}
 		found = true
 		if !(nativelyBlocked(status) || inSyscall && status == "syscall") || inRuntime(e) {

@@ -1,0 +1,93 @@
+package rt_test
+
+import (
+	"bufio"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"interleave.dev/rt"
+)
+
+func TestParkedGoroutinesRunWhileTheHolderBlocksNatively(t *testing.T) {
+	// The test goroutine waits natively (a channel the tool does not
+	// model, as a socket is) for a controlled goroutine that the schedule
+	// left parked: that goroutine must run meanwhile, though no goroutine
+	// was ever adopted.
+	rep, err := rt.Explore("NativePeer", rt.Options{Schedules: 30, StuckAfter: 3 * time.Second, ScheduleDir: "-"}, func() {
+		c := make(chan int) // native
+		rt.Go(func() { c <- 1 }, 0)
+		if <-c != 1 {
+			panic("wrong value")
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" || rep.Schedules != 30 {
+		t.Fatalf("got %q after %d schedules:\n%s", rep.Kind, rep.Schedules, rep.Text)
+	}
+}
+
+func TestLoopbackPeerMakesProgress(t *testing.T) {
+	// A server goroutine and a client over a real TCP connection on the
+	// loopback interface, both controlled: each waits natively for the
+	// other in turn.
+	rep, err := rt.Explore("Loopback", rt.Options{Schedules: 20, StuckAfter: 3 * time.Second, ScheduleDir: "-"}, func() {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			panic(err)
+		}
+		defer ln.Close()
+		rt.Go(func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			line, _ := bufio.NewReader(c).ReadString('\n')
+			c.Write([]byte(strings.ToUpper(line)))
+		}, 0)
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			panic(err)
+		}
+		defer c.Close()
+		c.Write([]byte("ping\n"))
+		if line, _ := bufio.NewReader(c).ReadString('\n'); line != "PING\n" {
+			panic("got " + line)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" || rep.Schedules != 20 {
+		t.Fatalf("got %q after %d schedules:\n%s", rep.Kind, rep.Schedules, rep.Text)
+	}
+}
+
+func stuckEarlier(block chan struct{}) { <-block }
+func stuckNow(block chan struct{})     { <-block }
+
+func TestStuckNamesTheGoroutineOfThisTest(t *testing.T) {
+	// A goroutine abandoned stuck by an earlier exploration is still
+	// blocked where it was left; the report of a later one names its own.
+	block := make(chan struct{})
+	defer close(block)
+	for _, body := range []func(chan struct{}){stuckEarlier, stuckNow} {
+		rep, err := rt.Explore("Stuck", rt.Options{StuckAfter: 200 * time.Millisecond, ScheduleDir: "-"}, func() { body(block) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Kind != "stuck" {
+			t.Fatalf("got %q:\n%s", rep.Kind, rep.Text)
+		}
+	}
+	// Nobody holds the schedule: the test goroutine is out, and so was
+	// the goroutine of the earlier exploration.
+	rep, _ := rt.Explore("Stuck", rt.Options{StuckAfter: 200 * time.Millisecond, ScheduleDir: "-"}, func() { stuckNow(block) })
+	if !strings.Contains(rep.Message, "rt_test.stuckNow") || strings.Contains(rep.Text, "stuckEarlier") {
+		t.Errorf("the report names another test's goroutine:\n%s\n%s", rep.Message, rep.Text)
+	}
+}
