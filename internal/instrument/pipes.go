@@ -19,7 +19,9 @@ import (
 //
 // The conversions found are those of call arguments (a conversion
 // T(x) included), assignments and declarations, return statements,
-// composite literal elements, and sends. The wrapper's dynamic type is
+// composite literal elements, and sends, to an interface with methods: a
+// value stored as any (fmt.Println(pr), a context value) is left as it is,
+// since it is more often printed or asserted back to *io.PipeReader. The wrapper's dynamic type is
 // the runtime's, not the pipe's: a type assertion back to *io.PipeReader
 // fails (docs/limitations.md).
 
@@ -58,7 +60,10 @@ func (r *rewriter) pipes() {
 		if fn == "" {
 			return true
 		}
-		if target := r.convertedTo(e); target != nil && isInterface(target) {
+		if _, inParens := r.parents[e].(*ast.ParenExpr); inParens {
+			return true // the parenthesized expression is wrapped
+		}
+		if target := r.convertedTo(e); target != nil && isInterface(target) && !isEmptyInterface(target) {
 			r.edits.wrap(r.off(e.Pos()), r.off(e.End()), r.rt(fn)+"(", ")")
 		}
 		return true
@@ -224,6 +229,14 @@ func (r *rewriter) enclosingSig(n ast.Node) *types.Signature {
 		}
 	}
 	return nil
+}
+
+// isEmptyInterface reports whether t is an interface without methods
+// (any): a value stored as one is more often asserted back to its
+// concrete type, or printed, than called through an interface.
+func isEmptyInterface(t types.Type) bool {
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() == 0
 }
 
 // indexOf returns the index of n in list, or -1.
