@@ -467,7 +467,11 @@ func (it *Iteration) stuck() {
 	}
 	where := "real I/O, a system call, or an uninstrumented package blocking natively"
 	if len(stacks) > 0 {
-		if w := stuckWhere(stacks[0]); w != "" {
+		first := stacks[0]
+		if m := stackByID(stacks, it.main.goid); m != "" {
+			first = m // the test's own goroutine, when it is among them
+		}
+		if w := stuckWhere(first); w != "" {
 			where = w
 		}
 	}
