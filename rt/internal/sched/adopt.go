@@ -148,7 +148,10 @@ func (it *Iteration) takeOver(g *G) bool {
 		default:
 		}
 		v := it.gate.Load()
-		if v&bitTake == 0 && it.holderAway(v, false) && it.gate.CompareAndSwap(v, v|bitTake) {
+		// g may hold the schedule already: it came back while another
+		// took it over, which went no further (the explorer's reap, whose
+		// turn ended with g chosen again).
+		if v&bitTake == 0 && (it.held.Load() == g || it.holderAway(v, false)) && it.gate.CompareAndSwap(v, v|bitTake) {
 			low = v&bitYield | bitTake
 			break
 		}
@@ -373,6 +376,9 @@ func nativelyBlocked(status string) bool {
 // blocked inside an operation (a transient wait of the Go runtime), not in
 // uncontrolled code.
 func inRuntime(e []byte) bool {
+	if bytes.Contains(e, []byte("sched.(*Iteration).takeOver(")) {
+		return true // waiting for the schedule, in time.Sleep
+	}
 	lines := bytes.Split(e, []byte("\n"))
 	for _, l := range lines[1:] {
 		if len(l) == 0 || l[0] == '\t' || bytes.HasPrefix(l, []byte("runtime.")) {
