@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"interleave.dev/rt"
+	"interleave.dev/rt/wire"
 )
 
 func TestParkedGoroutinesRunWhileTheHolderBlocksNatively(t *testing.T) {
@@ -89,5 +90,26 @@ func TestStuckNamesTheGoroutineOfThisTest(t *testing.T) {
 	rep, _ := rt.Explore("Stuck", rt.Options{StuckAfter: 200 * time.Millisecond, ScheduleDir: "-"}, func() { stuckNow(block) })
 	if !strings.Contains(rep.Message, "rt_test.stuckNow") || strings.Contains(rep.Text, "stuckEarlier") {
 		t.Errorf("the report names another test's goroutine:\n%s\n%s", rep.Message, rep.Text)
+	}
+}
+
+func TestReplayDivergingWhereAGoroutineExits(t *testing.T) {
+	// The choice the schedule does not have comes at the exit of
+	// goroutine 2 (the test goroutine goes on after its first go
+	// statement, goroutine 2 runs after the second), which has no
+	// operation left to park in: the replay says it diverged.
+	body := func() {
+		for i := 0; i < 2; i++ {
+			rt.Go(func() {}, 0)
+		}
+		rt.Gosched(0)
+	}
+	s := &wire.Schedule{Version: 1, Test: "Exit", Strategy: "random", EventHash: "1", Choices: []int{1, 2, 99}}
+	rep, err := rt.Explore("Exit", rt.Options{Strategy: "replay", Replay: s, ScheduleDir: "-"}, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Diverged == "" || rep.Kind != "" {
+		t.Fatalf("got %q, diverged %q:\n%s", rep.Kind, rep.Diverged, rep.Text)
 	}
 }

@@ -275,6 +275,7 @@ func (it *Iteration) awaitingOut() bool {
 // takes it over. g parks until it is chosen again (it returns at once if
 // g has exited).
 func (it *Iteration) idle(g *G) {
+	g.handTo(nil) // before giving the schedule up: its hub must then resume nobody
 	it.held.Store(nil)
 	if g == nil || g.state == gDone {
 		return
@@ -362,17 +363,22 @@ func parseHeader(e []byte) (id int64, status string) {
 // nativelyBlocked reports whether a goroutine with this traceback status
 // waits (on the network, a channel, a lock, a timer). A running or
 // runnable goroutine, or one in a system call, may enter the runtime at
-// any moment.
+// any moment; a coroutine switched out is the scheduler's.
 func nativelyBlocked(status string) bool {
 	switch status {
 	case "", "running", "runnable", "syscall":
+		return false
+	case "coroutine":
+		// Switched out by a coroutine switch: parked by the scheduler, or
+		// chosen and about to be resumed by its hub. Never away.
 		return false
 	}
 	return true
 }
 
 // inRuntime reports whether the innermost frame of a stack entry outside
-// package runtime belongs to interleave's runtime: the goroutine is
+// package runtime (and the coroutine machinery of package iter) belongs
+// to interleave's runtime: the goroutine is
 // blocked inside an operation (a transient wait of the Go runtime), not in
 // uncontrolled code.
 func inRuntime(e []byte) bool {
@@ -381,7 +387,7 @@ func inRuntime(e []byte) bool {
 	}
 	lines := bytes.Split(e, []byte("\n"))
 	for _, l := range lines[1:] {
-		if len(l) == 0 || l[0] == '\t' || bytes.HasPrefix(l, []byte("runtime.")) {
+		if len(l) == 0 || l[0] == '\t' || bytes.HasPrefix(l, []byte("runtime.")) || bytes.HasPrefix(l, []byte("iter.Pull")) {
 			continue
 		}
 		return bytes.HasPrefix(l, []byte("interleave.dev/rt.")) || bytes.HasPrefix(l, []byte("interleave.dev/rt/"))

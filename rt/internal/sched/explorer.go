@@ -157,7 +157,7 @@ func newExplorer(cfg Config) *Explorer {
 		cfg.MaxChoices = 10000000
 	}
 	x := &Explorer{cfg: cfg, strat: cfg.Strategy, epoch: epochFor(time.Now())}
-	x.hubs.work = make(chan *Iteration, 1)
+	x.hubs.work = make(chan hubWork, 1)
 	if cfg.Race {
 		x.race = race.New()
 	}

@@ -331,6 +331,8 @@ func (it *Iteration) yielded(g *G) {
 
 // choose asks the strategy to pick among the options (at least two): of
 // it.pt as collect set it at a thread point, it.opts at a select point.
+// When a replay diverges there, the iteration ends; for a g that has
+// exited, or the explorer (g nil), choose then returns -1.
 func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	it.pt.Kind = kind
 	it.pt.Index = it.points
@@ -347,6 +349,9 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	i := it.x.strat.Choose(&it.pt)
 	if i < 0 || i >= it.pt.Len() {
 		it.diverge(g, "the program offered a choice the schedule does not have")
+		// Only a g that has exited, or the explorer (g nil), gets here:
+		// the iteration has ended.
+		return -1
 	}
 	it.choices = append(it.choices, it.pt.Encode(i))
 	it.points++
@@ -365,7 +370,9 @@ func (it *Iteration) reschedule(g *G) {
 		}
 		i := 0
 		if n > 1 {
-			i = it.choose(strategy.Thread, g)
+			if i = it.choose(strategy.Thread, g); i < 0 {
+				return // the replay diverged
+			}
 		}
 		o := it.pt.At(i)
 		if n > 1 && g != nil && o.G != g.ID && it.enabled(g) {
@@ -471,6 +478,7 @@ func (it *Iteration) end(g *G) {
 			it.closeDone()
 		} // else its hub closes it once g has yielded or ended (dispatch)
 	}
+	g.handTo(nil)
 	if g != nil && g.state != gDone {
 		g.park() // woken only to unwind
 		panic("unreachable: parked goroutine resumed after its iteration ended")
