@@ -113,3 +113,33 @@ func TestReplayDivergingWhereAGoroutineExits(t *testing.T) {
 		t.Fatalf("got %q, diverged %q:\n%s", rep.Kind, rep.Diverged, rep.Text)
 	}
 }
+
+func TestTimeoutWaitsForAGoroutineAway(t *testing.T) {
+	// Goroutine 2 waits natively for an answer that comes 30ms later in
+	// real time (a peer over a socket); the test goroutine waits for it in
+	// the model, with a one-second timeout. Nothing controlled can run
+	// meanwhile, but the timeout must not fire while goroutine 2 may still
+	// come back: natively it never does.
+	timeouts := 0
+	rep, err := rt.Explore("Away", rt.Options{Schedules: 5, StuckAfter: 3 * time.Second, ScheduleDir: "-"}, func() {
+		answer := make(chan int) // native
+		go func() {
+			time.Sleep(30 * time.Millisecond)
+			answer <- 1
+		}()
+		res := rt.MakeChan[int](1, 0)
+		rt.Go(func() { rt.Send(res, <-answer, 0) }, 0)
+		sel := rt.SelectStart(0)
+		rt.SelectRecv(sel, (<-chan int)(res))
+		rt.SelectRecv(sel, rt.After(time.Second, 0))
+		if sel.Do(false) != 0 {
+			timeouts++
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" || timeouts != 0 {
+		t.Fatalf("got %q, %d timeouts in %d schedules:\n%s", rep.Kind, timeouts, rep.Schedules, rep.Text)
+	}
+}

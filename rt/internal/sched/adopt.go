@@ -167,6 +167,7 @@ func (it *Iteration) takeOver(g *G) bool {
 	}
 	// The schedule is g's until the gate is released.
 	defer it.gate.Add(-low)
+	it.timerHeld.Store(false)
 	if it.ended {
 		return false
 	}
@@ -250,6 +251,54 @@ func (it *Iteration) reap() {
 	}
 	it.leave(it.held.Load())
 	it.held.Store(nil)
+	it.reschedule(nil)
+}
+
+// timerGrace is how long a timer that is the only thing left to happen
+// waits for goroutines in uncontrolled code to come back before it fires
+// (heldTimer).
+const timerGrace = 50 * time.Millisecond
+
+// heldTimer reports whether the only option of a thread point, the next
+// timer, whose time has not come, should wait for goroutines in
+// uncontrolled code: nothing controlled can run, and goroutines away (a
+// server's loop reading a socket, the other end of a TLS connection) may
+// come back with what the controlled goroutines wait for, as in a real
+// run the peer answers long before a timeout. A timeout that fires
+// meanwhile would be a failure the program never sees natively. The
+// explorer fires the timer when none has come back for timerGrace.
+func (it *Iteration) heldTimer() bool {
+	if it.fireHeld {
+		it.fireHeld = false // the explorer fires it now
+		return false
+	}
+	if it.pt.At(0).G != 0 {
+		return false
+	}
+	if t := it.nextTimer(); t == nil || t.when <= it.clock {
+		return false
+	}
+	return it.enabledCount() == 0 && it.awaitingOut()
+}
+
+// fireHeldTimer runs on the explorer's goroutine when nobody has held the
+// schedule for timerGrace while a timer waited for goroutines away
+// (heldTimer): it takes the schedule and fires the timer.
+func (it *Iteration) fireHeldTimer() {
+	if !it.amu.TryLock() {
+		return // an arrival is taking over
+	}
+	defer it.amu.Unlock()
+	v := it.gate.Load()
+	if v&bitTake != 0 || it.held.Load() != nil || !it.timerHeld.Load() || !it.gate.CompareAndSwap(v, v|bitTake) {
+		return
+	}
+	defer it.gate.Add(-(v&bitYield | bitTake))
+	it.timerHeld.Store(false)
+	if it.ended {
+		return
+	}
+	it.fireHeld = true
 	it.reschedule(nil)
 }
 

@@ -428,6 +428,9 @@ func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
 				reaped = time.Now()
 				it.reap()
 			}
+			if idle >= timerGrace && it.timerHeld.Load() {
+				it.fireHeldTimer()
+			}
 		}
 	}
 }

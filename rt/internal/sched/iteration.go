@@ -30,6 +30,11 @@ type Iteration struct {
 	amu       sync.Mutex   // arrivals take the schedule over one at a time
 	arriving  atomic.Int32 // goroutines waiting in takeOver
 	adoptions atomic.Int32 // takeovers so far (adopt.go)
+	// timerHeld: nobody holds the schedule because the next timer waits
+	// for goroutines in uncontrolled code (heldTimer); fireHeld: the
+	// explorer took the schedule to fire it after all.
+	timerHeld atomic.Bool
+	fireHeld  bool
 	// holderGone: the last holderAway found the holder exited (set and
 	// read under amu).
 	holderGone bool
@@ -367,6 +372,14 @@ func (it *Iteration) reschedule(g *G) {
 		if n == 0 {
 			it.quiescent(g)
 			return // only an exited g gets here
+		}
+		if n == 1 && it.heldTimer() {
+			// Real time passes while goroutines away answer: give them
+			// the chance before the timer fires (the explorer fires it
+			// if none comes back, fireHeldTimer).
+			it.timerHeld.Store(true)
+			it.idle(g)
+			return
 		}
 		i := 0
 		if n > 1 {
