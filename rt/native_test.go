@@ -2,7 +2,10 @@ package rt_test
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +144,54 @@ func TestTimeoutWaitsForAGoroutineAway(t *testing.T) {
 	}
 	if rep.Kind != "" || timeouts != 0 {
 		t.Fatalf("got %q, %d timeouts in %d schedules:\n%s", rep.Kind, timeouts, rep.Schedules, rep.Text)
+	}
+}
+
+func TestDeadlineOfARealConnectionIsOnTheWallClock(t *testing.T) {
+	// The virtual clock lags the wall clock by the 300ms the goroutine
+	// spent natively; a read deadline 200ms ahead of virtual now must
+	// still be ahead on the socket, whose peer has answered.
+	rep, err := rt.Explore("Deadline", rt.Options{Schedules: 3, StuckAfter: 5 * time.Second, ScheduleDir: "-"}, func() {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			panic(err)
+		}
+		defer ln.Close()
+		go func() { // native: the peer
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			time.Sleep(50 * time.Millisecond)
+			c.Write([]byte("late"))
+			time.Sleep(50 * time.Millisecond)
+		}()
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			panic(err)
+		}
+		defer c.Close()
+		time.Sleep(300 * time.Millisecond) // native: the virtual clock stays
+		if err := rt.SetReadDeadline(c, rt.Now(0).Add(200*time.Millisecond)); err != nil {
+			panic(err)
+		}
+		buf := make([]byte, 4)
+		if _, err := c.Read(buf); err != nil {
+			panic(err)
+		}
+		// The runtime's pipe keeps virtual time: a deadline in the
+		// virtual past has passed.
+		a, _ := rt.NetPipe(0)
+		rt.SetReadDeadline(a, rt.Now(0).Add(-time.Millisecond))
+		if _, err := a.Read(buf); !errors.Is(err, os.ErrDeadlineExceeded) {
+			panic(fmt.Sprintf("read on a pipe past its deadline: %v", err))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("got %q:\n%s", rep.Kind, rep.Text)
 	}
 }

@@ -248,3 +248,50 @@ func indexOf(list []ast.Expr, n ast.Node) int {
 	}
 	return -1
 }
+
+// deadlineMethods are the methods whose deadline argument, computed from
+// the virtual clock in instrumented code, the runtime moves to the wall
+// clock for a real connection (rt/deadline.go).
+var deadlineMethods = map[string]bool{"SetDeadline": true, "SetReadDeadline": true, "SetWriteDeadline": true}
+
+// mapDeadline rewrites c.SetDeadline(t), for a method of package net,
+// crypto/tls or os (net.Conn's, *net.TCPConn's, *tls.Conn's, *os.File's),
+// into rt.SetDeadline(c, t), and the same for SetReadDeadline and
+// SetWriteDeadline.
+func (r *rewriter) mapDeadline(call *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection, m *types.Func) *callRW {
+	if !deadlineMethods[m.Name()] || len(call.Args) != 1 || call.Ellipsis.IsValid() {
+		return nil
+	}
+	switch m.Pkg().Path() {
+	case "net", "crypto/tls", "os":
+	default:
+		return nil
+	}
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Params().Len() != 1 || sig.Results().Len() != 1 {
+		return nil
+	}
+	if named, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Named); !ok || named.Obj().Pkg() == nil ||
+		named.Obj().Pkg().Path() != "time" || named.Obj().Name() != "Time" {
+		return nil
+	}
+	// The receiver down the embedded fields to the first type of the
+	// standard library's packages, which has the method (*net.TCPConn has
+	// it through an unexported field).
+	stdType := func(t types.Type) bool {
+		named, ok := types.Unalias(derefType(t)).(*types.Named)
+		if !ok || named.Obj().Pkg() == nil {
+			return false
+		}
+		switch named.Obj().Pkg().Path() {
+		case "net", "crypto/tls", "os":
+			return true
+		}
+		return false
+	}
+	recv, _, err := r.receiver(f, sel, stdType)
+	if err != nil {
+		return nil
+	}
+	return &callRW{call: call, fn: r.rt(m.Name()), recv: recv, recvExpr: f.X, keep: true}
+}

@@ -2,12 +2,15 @@
 package testdata; import __rt "interleave.dev/rt"
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
-	_ "net"
+	"net"
+	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 type sink struct {
@@ -27,7 +30,7 @@ func pipes() {
 		__rt.PipeWriterCloseWithError(pw, fmt.Errorf("done"), __rtSites_48db876e+2)
 	}, __rtSites_48db876e+1)
 	io.ReadAll(__rt.PipeReaderValue(pr))
-	__rt.Read(&io.Discard, __rtSites_48db876e+10); io.Copy(io.Discard, __rt.PipeReaderValue((pr)))
+	__rt.Read(&io.Discard, __rtSites_48db876e+11); io.Copy(io.Discard, __rt.PipeReaderValue((pr)))
 	var r io.Reader = __rt.PipeReaderValue(pr)
 	r = __rt.PipeReaderValue(pr)
 	var keep *io.PipeReader = pr
@@ -37,7 +40,7 @@ func pipes() {
 	ch := __rt.MakeChan[io.Reader](1, __rtSites_48db876e+3)
 	__rt.Send[io.Reader](ch, __rt.PipeReaderValue(pr), __rtSites_48db876e+4)
 	cmd := exec.Command("cat")
-	__rt.Write(&cmd.Stdin, __rtSites_48db876e+11); cmd.Stdin = __rt.PipeReaderValue(pr)
+	__rt.Write(&cmd.Stdin, __rtSites_48db876e+12); cmd.Stdin = __rt.PipeReaderValue(pr)
 	buf := make([]byte, 4)
 	__rt.PipeReaderRead(pr, buf, __rtSites_48db876e+5)
 	__rt.PipeWriterWrite(pw, buf, __rtSites_48db876e+6)
@@ -55,4 +58,16 @@ func pipes() {
 	c2.Read(buf)
 }
 
-var __rtSites_48db876e = __rt.RegisterFile("testdata/pipes.go", 23, 12, 24, 2, 26, 3, 36, 8, 37, 5, 41, 2, 42, 2, 43, 10, 49, 8, 52, 12, 29, 10, 39, 2)
+type wrapped struct{ net.Conn }
+
+func deadlines(c net.Conn, tc *net.TCPConn, w *wrapped, f *os.File) {
+	d := __rt.Now(__rtSites_48db876e+10).Add(time.Second)
+	__rt.SetDeadline(c, d)
+	__rt.SetReadDeadline(tc, d)
+	__rt.SetWriteDeadline(w.Conn, d)
+	__rt.SetDeadline(f, d)
+	__rt.SetDeadline(tls.Client(c, nil), d)
+	_ = c.SetDeadline
+}
+
+var __rtSites_48db876e = __rt.RegisterFile("testdata/pipes.go", 26, 12, 27, 2, 29, 3, 39, 8, 40, 5, 44, 2, 45, 2, 46, 10, 52, 8, 55, 12, 63, 7, 32, 10, 42, 2)

@@ -1,12 +1,15 @@
 package testdata
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 type sink struct {
@@ -52,4 +55,16 @@ func pipes() {
 	c1, c2 := net.Pipe()
 	c1.Write(buf)
 	c2.Read(buf)
+}
+
+type wrapped struct{ net.Conn }
+
+func deadlines(c net.Conn, tc *net.TCPConn, w *wrapped, f *os.File) {
+	d := time.Now().Add(time.Second)
+	c.SetDeadline(d)
+	tc.SetReadDeadline(d)
+	w.SetWriteDeadline(d)
+	f.SetDeadline(d)
+	tls.Client(c, nil).SetDeadline(d)
+	_ = c.SetDeadline
 }
