@@ -88,7 +88,14 @@
 // taken for this test's. Stuck is reported when nothing moved for
 // `StuckAfter`: the holder stayed in running code, or nobody held the
 // schedule and no goroutine came back; the report shows the stacks of the
-// goroutines of this iteration only. Entering from uncontrolled code is ordered
+// goroutines of this iteration only. When nothing controlled can run and
+// the next timer is the only option, it waits up to 50ms for goroutines
+// away to come back before the explorer fires it (`heldTimer`): a peer
+// over a socket answers in real time, and firing the timeout at once would
+// be a failure no native run shows. A hub dispatches the goroutine its
+// coroutine handed the schedule to (`worker.next`), never it.held, which
+// an arrival may take once nobody holds it; a coroutine switched out is
+// the scheduler's, never away. Entering from uncontrolled code is ordered
 // after the previous holder and every goroutine out (the request is written
 // before the handler reads it, the response before the client reads it).
 // When the test returns, adopted goroutines away in net/http are neither
