@@ -64,6 +64,20 @@
 //     WithDeadlineCause, AfterFunc, WithoutCancel, Cause. runtime: Gosched,
 //     Goexit. testing/synctest: Test, Wait (an exploration is a bubble of
 //     its own). Package functions used as values become function literals.
+//   - In-memory pipes (pipes.go): io.Pipe() -> rt.IOPipe(site), which
+//     returns real halves whose model the runtime finds by address;
+//     methods of *io.PipeReader and *io.PipeWriter (Read, Write, Close,
+//     CloseWithError) -> rt.PipeReaderRead(r, b, site) and so on; a half
+//     converted to an interface with methods (a call argument, an
+//     assignment, a return, a composite literal element, a send, T(x)) ->
+//     rt.PipeReaderValue(r) or rt.PipeWriterValue(w), whose methods reach
+//     the model. net.Pipe() -> rt.NetPipe(site), two conns of the runtime's.
+//   - Deadlines: c.SetDeadline(t), SetReadDeadline, SetWriteDeadline, for a
+//     method of package net, crypto/tls or os (through net.Conn, or of
+//     *net.TCPConn, *tls.Conn, *os.File...) -> rt.SetDeadline(c, t), which
+//     moves a deadline computed from the virtual clock to the wall clock for
+//     a real connection. A receiver of the program's type that embeds one
+//     is passed down to the embedded field.
 //   - Calls that end the process: os.Exit(c) -> rt.Exit(c, site);
 //     log.Fatal, Fatalf, Fatalln -> rt.LogFatal(site, args...) and so on;
 //     (*log.Logger).Fatal* -> rt.LoggerFatal(l, site, args...) (the

@@ -152,6 +152,7 @@ func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Packag
 	r.shared = r.sharedLocals()
 
 	r.walk(f)
+	r.pipes()
 	r.testFuncs()
 	r.memory()
 	r.branches()

@@ -35,6 +35,9 @@ var funcTable = map[string]map[string]string{
 		"WithoutCancel":     "WithoutCancel",
 		"Cause":             "Cause",
 	},
+	// In-memory pipes block in the model (rt/pipe.go, rt/netpipe.go).
+	"io":  {"Pipe": "IOPipe"},
+	"net": {"Pipe": "NetPipe"},
 	"runtime": {
 		"Gosched":      "Gosched",
 		"Goexit":       "Goexit",
@@ -113,6 +116,13 @@ func buildMethodTable() map[string]methodEntry {
 		"sync.Cond.Wait":      {rt: "CondWait"},
 		"sync.Cond.Signal":    {rt: "CondSignal"},
 		"sync.Cond.Broadcast": {rt: "CondBroadcast"},
+
+		"io.PipeReader.Read":           {rt: "PipeReaderRead"},
+		"io.PipeReader.Close":          {rt: "PipeReaderClose"},
+		"io.PipeReader.CloseWithError": {rt: "PipeReaderCloseWithError"},
+		"io.PipeWriter.Write":          {rt: "PipeWriterWrite"},
+		"io.PipeWriter.Close":          {rt: "PipeWriterClose"},
+		"io.PipeWriter.CloseWithError": {rt: "PipeWriterCloseWithError"},
 
 		"time.Timer.Stop":   {rt: "TimerStop"},
 		"time.Timer.Reset":  {rt: "TimerReset"},

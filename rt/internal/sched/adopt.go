@@ -68,8 +68,7 @@ func (it *Iteration) adopt(gp uintptr) *G {
 		gp:      gp,
 		adopted: true,
 	}
-	var buf [64]byte
-	g.goid, _ = parseHeader(buf[:runtime.Stack(buf[:], false)])
+	g.goid = ownGoid()
 	g.lab = label{magic: labelMagic, g: g}
 	if !it.takeOver(g) {
 		setLabel(nil) // the iteration is over: run natively from now on
@@ -149,7 +148,10 @@ func (it *Iteration) takeOver(g *G) bool {
 		default:
 		}
 		v := it.gate.Load()
-		if v&bitTake == 0 && it.holderAway(v) && it.gate.CompareAndSwap(v, v|bitTake) {
+		// g may hold the schedule already: it came back while another
+		// took it over, which went no further (the explorer's reap, whose
+		// turn ended with g chosen again).
+		if v&bitTake == 0 && (it.held.Load() == g || it.holderAway(v, false)) && it.gate.CompareAndSwap(v, v|bitTake) {
 			low = v&bitYield | bitTake
 			break
 		}
@@ -165,6 +167,7 @@ func (it *Iteration) takeOver(g *G) bool {
 	}
 	// The schedule is g's until the gate is released.
 	defer it.gate.Add(-low)
+	it.timerHeld.Store(false)
 	if it.ended {
 		return false
 	}
@@ -220,22 +223,26 @@ func (it *Iteration) leave(h *G) {
 }
 
 // reapAfter is how long the goroutine holding the schedule may stay away
-// in uncontrolled code, in an iteration that adopted goroutines, before
-// the explorer schedules the goroutines it left parked.
+// in uncontrolled code, blocked natively or in a system call, before the
+// explorer schedules the goroutines it left parked: the peer it waits for
+// (an in-process server behind a socket, the other end of a TLS
+// connection, a goroutine that must drain an OS pipe) may be one of them.
 const reapAfter = 20 * time.Millisecond
 
 // reap runs on the explorer's goroutine. When the goroutine holding the
-// schedule is blocked natively or gone (an adopted goroutine returned to
-// the code that started it) and no goroutine is arriving to take over, it
-// takes the schedule and hands it to the next goroutine the strategy
-// chooses, or ends the iteration if nothing will run again.
+// schedule is blocked natively, in a system call, or gone (an adopted
+// goroutine returned to the code that started it) and no goroutine is
+// arriving to take over, it takes the schedule and hands it to the next
+// goroutine the strategy chooses, or ends the iteration if nothing will
+// run again. The goroutine it took the schedule from is out, and takes
+// it back when it returns to the runtime (comeBack).
 func (it *Iteration) reap() {
 	if !it.amu.TryLock() {
 		return // an arrival is taking over
 	}
 	defer it.amu.Unlock()
 	v := it.gate.Load()
-	if v&bitTake != 0 || it.held.Load() == nil || !it.holderAway(v) || !it.gate.CompareAndSwap(v, v|bitTake) {
+	if v&bitTake != 0 || it.held.Load() == nil || !it.holderAway(v, true) || !it.gate.CompareAndSwap(v, v|bitTake) {
 		return
 	}
 	defer it.gate.Add(-(v&bitYield | bitTake))
@@ -244,6 +251,54 @@ func (it *Iteration) reap() {
 	}
 	it.leave(it.held.Load())
 	it.held.Store(nil)
+	it.reschedule(nil)
+}
+
+// timerGrace is how long a timer that is the only thing left to happen
+// waits for goroutines in uncontrolled code to come back before it fires
+// (heldTimer).
+const timerGrace = 50 * time.Millisecond
+
+// heldTimer reports whether the only option of a thread point, the next
+// timer, whose time has not come, should wait for goroutines in
+// uncontrolled code: nothing controlled can run, and goroutines away (a
+// server's loop reading a socket, the other end of a TLS connection) may
+// come back with what the controlled goroutines wait for, as in a real
+// run the peer answers long before a timeout. A timeout that fires
+// meanwhile would be a failure the program never sees natively. The
+// explorer fires the timer when none has come back for timerGrace.
+func (it *Iteration) heldTimer() bool {
+	if it.fireHeld {
+		it.fireHeld = false // the explorer fires it now
+		return false
+	}
+	if it.pt.At(0).G != 0 {
+		return false
+	}
+	if t := it.nextTimer(); t == nil || t.when <= it.clock {
+		return false
+	}
+	return it.enabledCount() == 0 && it.awaitingOut()
+}
+
+// fireHeldTimer runs on the explorer's goroutine when nobody has held the
+// schedule for timerGrace while a timer waited for goroutines away
+// (heldTimer): it takes the schedule and fires the timer.
+func (it *Iteration) fireHeldTimer() {
+	if !it.amu.TryLock() {
+		return // an arrival is taking over
+	}
+	defer it.amu.Unlock()
+	v := it.gate.Load()
+	if v&bitTake != 0 || it.held.Load() != nil || !it.timerHeld.Load() || !it.gate.CompareAndSwap(v, v|bitTake) {
+		return
+	}
+	defer it.gate.Add(-(v&bitYield | bitTake))
+	it.timerHeld.Store(false)
+	if it.ended {
+		return
+	}
+	it.fireHeld = true
 	it.reschedule(nil)
 }
 
@@ -269,6 +324,7 @@ func (it *Iteration) awaitingOut() bool {
 // takes it over. g parks until it is chosen again (it returns at once if
 // g has exited).
 func (it *Iteration) idle(g *G) {
+	g.handTo(nil) // before giving the schedule up: its hub must then resume nobody
 	it.held.Store(nil)
 	if g == nil || g.state == gDone {
 		return
@@ -279,16 +335,18 @@ func (it *Iteration) idle(g *G) {
 // holderAway reports whether the goroutine holding the schedule is away
 // from the runtime, blocked natively in code the tool does not control (or
 // gone, or nobody holds the schedule), as seen while the gate stayed at
-// v. The caller's own stack comes first in the dump. It sets
-// it.holderGone when the holder is an adopted goroutine that has exited.
-func (it *Iteration) holderAway(v int64) bool {
+// v. With inSyscall, a holder in a system call counts as away too (the
+// explorer's reap, after the holder stayed there for reapAfter). The
+// caller's own stack comes first in the dump. It sets it.holderGone when
+// the holder is an adopted goroutine that has exited.
+func (it *Iteration) holderAway(v int64, inSyscall bool) bool {
 	it.holderGone = false
 	h := it.held.Load()
 	if h == nil {
 		return true
 	}
-	if h.adopted && h.goid == 0 {
-		return false // cannot be told apart
+	if h.goid == 0 {
+		return false // not started yet: about to enter the runtime
 	}
 	buf := AllStacks(64 << 10)
 	if it.gate.Load() != v || it.held.Load() != h {
@@ -298,18 +356,11 @@ func (it *Iteration) holderAway(v int64) bool {
 	found := false
 	for _, e := range entries[1:] {
 		id, status := parseHeader(e)
-		switch {
-		case h.adopted:
-			if id != h.goid {
-				continue
-			}
-		case !bytes.Contains(e, []byte("sched.(*Iteration).run(")),
-			bytes.Contains(e, []byte("sched.(*G).park")),
-			bytes.Contains(e, []byte("sched.(*Iteration).takeOver(")):
-			continue // not a controlled goroutine that can hold the schedule
+		if id != h.goid {
+			continue
 		}
 		found = true
-		if !nativelyBlocked(status) || inRuntime(e) {
+		if !(nativelyBlocked(status) || inSyscall && status == "syscall") || inRuntime(e) {
 			return false
 		}
 	}
@@ -361,23 +412,31 @@ func parseHeader(e []byte) (id int64, status string) {
 // nativelyBlocked reports whether a goroutine with this traceback status
 // waits (on the network, a channel, a lock, a timer). A running or
 // runnable goroutine, or one in a system call, may enter the runtime at
-// any moment.
+// any moment; a coroutine switched out is the scheduler's.
 func nativelyBlocked(status string) bool {
 	switch status {
 	case "", "running", "runnable", "syscall":
+		return false
+	case "coroutine":
+		// Switched out by a coroutine switch: parked by the scheduler, or
+		// chosen and about to be resumed by its hub. Never away.
 		return false
 	}
 	return true
 }
 
 // inRuntime reports whether the innermost frame of a stack entry outside
-// package runtime belongs to interleave's runtime: the goroutine is
+// package runtime (and the coroutine machinery of package iter) belongs
+// to interleave's runtime: the goroutine is
 // blocked inside an operation (a transient wait of the Go runtime), not in
 // uncontrolled code.
 func inRuntime(e []byte) bool {
+	if bytes.Contains(e, []byte("sched.(*Iteration).takeOver(")) {
+		return true // waiting for the schedule, in time.Sleep
+	}
 	lines := bytes.Split(e, []byte("\n"))
 	for _, l := range lines[1:] {
-		if len(l) == 0 || l[0] == '\t' || bytes.HasPrefix(l, []byte("runtime.")) {
+		if len(l) == 0 || l[0] == '\t' || bytes.HasPrefix(l, []byte("runtime.")) || bytes.HasPrefix(l, []byte("iter.Pull")) {
 			continue
 		}
 		return bytes.HasPrefix(l, []byte("interleave.dev/rt.")) || bytes.HasPrefix(l, []byte("interleave.dev/rt/"))

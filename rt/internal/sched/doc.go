@@ -65,9 +65,37 @@
 // gate, so the holder's next entry sees it lost the schedule), and gets the
 // next id. A holder that keeps running is asked to make way at its next
 // operation. The goroutine that lost the schedule is *out* until it comes
-// back to the runtime the same way; when the holder stays away (an adopted
-// goroutine back in net/http) and others are parked runnable, the explorer
-// takes the schedule after 20ms and hands it on. Entering from uncontrolled code is ordered
+// back to the runtime the same way.
+//
+// # Blocking natively
+//
+// (`adopt.go`, `reap`). Code the tool does not control (a socket, a file,
+// a system call, the standard library's own locks and channels) blocks
+// natively, and the goroutine it waits for may be one the scheduler keeps
+// parked: the other end of a loopback TCP or TLS connection, a server
+// goroutine, a reader draining an OS pipe. When the goroutine holding the
+// schedule has stayed blocked natively (or in a system call) for 20ms, the
+// explorer takes the schedule from it (it is out) and hands it to the
+// goroutine the strategy chooses, in every iteration, adopted goroutines or
+// not. The goroutine comes back as one that was out: at its next entry
+// into the runtime it takes the schedule over when the holder is away or
+// makes way. Who runs while it is away is the schedule's; the point where
+// it comes back, relative to what the others do meanwhile, is timing's
+// (docs/limitations.md). A goroutine is told apart in a stack dump by the
+// runtime's id of the goroutine that runs it (recorded as it starts: the
+// worker's, for a coroutine), never by its frames alone, so a goroutine
+// abandoned by an earlier test that is still blocked natively is never
+// taken for this test's. Stuck is reported when nothing moved for
+// `StuckAfter`: the holder stayed in running code, or nobody held the
+// schedule and no goroutine came back; the report shows the stacks of the
+// goroutines of this iteration only. When nothing controlled can run and
+// the next timer is the only option, it waits up to 50ms for goroutines
+// away to come back before the explorer fires it (`heldTimer`): a peer
+// over a socket answers in real time, and firing the timeout at once would
+// be a failure no native run shows. A hub dispatches the goroutine its
+// coroutine handed the schedule to (`worker.next`), never it.held, which
+// an arrival may take once nobody holds it; a coroutine switched out is
+// the scheduler's, never away. Entering from uncontrolled code is ordered
 // after the previous holder and every goroutine out (the request is written
 // before the handler reads it, the response before the client reads it).
 // When the test returns, adopted goroutines away in net/http are neither
@@ -173,6 +201,10 @@
 //     before that, firing it early is a choice only as the timer policy
 //     allows (below, `time.go`);
 //   - contexts made inside an exploration are the runtime's own (`rt/context.go`);
+//   - `io.Pipe` and `net.Pipe` are the standard library's algorithms
+//     (io/pipe.go, net/pipe.go) written over the modeled channels, mutexes
+//     and AfterFunc timers (`rt/pipe.go`, `rt/netpipe.go`): a Write waits in
+//     the model for the reads that consume it, deadlines are virtual;
 //   - `testing/synctest`: inside an exploration `synctest.Test` runs its
 //     function in the calling goroutine and keeps the bubble's promise (the
 //     clock stands still while code runs, no timer fires before its time),

@@ -2,7 +2,6 @@ package sched
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -166,7 +165,7 @@ func newExplorer(cfg Config) *Explorer {
 		cfg.MaxChoices = 10000000
 	}
 	x := &Explorer{cfg: cfg, strat: cfg.Strategy, epoch: epochFor(time.Now())}
-	x.hubs.work = make(chan *Iteration, 1)
+	x.hubs.work = make(chan hubWork, 1)
 	if cfg.Race {
 		x.race = race.New()
 	}
@@ -430,6 +429,7 @@ func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
 	tick := x.tick
 	defer tick.Stop()
 	last, since := it.gate.Load(), time.Now()
+	var reaped time.Time // when reap last looked (it dumps every stack)
 	for {
 		select {
 		case <-it.done:
@@ -446,8 +446,12 @@ func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
 			if bound > 0 && idle >= bound {
 				return true
 			}
-			if idle >= reapAfter && it.adoptions.Load() > 0 {
+			if idle >= reapAfter && time.Since(reaped) >= reapAfter {
+				reaped = time.Now()
 				it.reap()
+			}
+			if idle >= timerGrace && it.timerHeld.Load() {
+				it.fireHeldTimer()
 			}
 		}
 	}
@@ -459,17 +463,40 @@ func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
 func (it *Iteration) stuck() {
 	g := it.cur
 	idle := it.held.Load() == nil
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
+	// The goroutines to show: the holder, or, when nobody holds the
+	// schedule, those of this iteration that are out. A dump also has
+	// goroutines abandoned by earlier iterations and tests, still blocked
+	// where they were left: they are told apart by their ids.
+	want := make(map[int64]bool)
+	if idle {
+		for _, o := range it.live {
+			if o.state == gOut && o.goid != 0 {
+				want[o.goid] = true
+			}
+		}
+	} else if g.goid != 0 {
+		want[g.goid] = true
+	}
+	buf := AllStacks(1 << 20)
 	var stacks []string
 	for _, s := range strings.Split(string(buf), "\n\n") {
+		if len(want) > 0 {
+			if id, _ := parseHeader([]byte(s)); want[id] {
+				stacks = append(stacks, s)
+			}
+			continue
+		}
 		if strings.Contains(s, "rt/internal/sched.(*Iteration).run") && !strings.Contains(s, "sched.(*G).park") {
 			stacks = append(stacks, s)
 		}
 	}
 	where := "real I/O, a system call, or an uninstrumented package blocking natively"
 	if len(stacks) > 0 {
-		if w := stuckWhere(stacks[0]); w != "" {
+		first := stacks[0]
+		if m := stackByID(stacks, it.main.goid); m != "" {
+			first = m // the test's own goroutine, when it is among them
+		}
+		if w := stuckWhere(first); w != "" {
 			where = w
 		}
 	}
@@ -479,10 +506,10 @@ func (it *Iteration) stuck() {
 		msg = fmt.Sprintf("no goroutine could run for %v: those that could go on are inside code the tool does not control (%s)", it.x.cfg.StuckAfter, where)
 		for _, o := range it.live {
 			if o.state == gOut {
-				gs = append(gs, GoroutineInfo{ID: o.ID, Main: o == it.main, SpawnSite: o.spawnSite, Status: "running code the tool does not control"})
+				gs = append(gs, GoroutineInfo{ID: o.ID, Main: o == it.main, SpawnSite: o.spawnSite, Status: "running code the tool does not control", Stack: stackByID(stacks, o.goid)})
 			}
 		}
-		if len(gs) > 0 {
+		if len(gs) > 0 && len(want) == 0 {
 			gs[0].Stack = strings.Join(stacks, "\n\n")
 		}
 	} else {
@@ -502,6 +529,16 @@ func (it *Iteration) stuck() {
 		g.abort = true
 		g.state = gDone // not waited for
 	}
+}
+
+// stackByID returns the entry of goroutine id among stacks, or "".
+func stackByID(stacks []string, id int64) string {
+	for _, s := range stacks {
+		if i, _ := parseHeader([]byte(s)); i == id && id != 0 {
+			return s
+		}
+	}
+	return ""
 }
 
 // unwind ends every goroutine of a finished iteration. Goroutines parked by

@@ -45,7 +45,7 @@ type G struct {
 	adopted  bool      // started by code the tool does not control (adopt.go)
 	watcher  bool      // started by the standard library's model for the program (GoWatcher)
 	out      bool      // lost the schedule while in uncontrolled code (adopt.go)
-	goid     int64     // the runtime's goroutine id of an adopted goroutine
+	goid     int64     // the runtime's id of the goroutine running it (0: not known yet)
 	exited   chan struct{}
 
 	// What a blocked goroutine waits for, for reports.
@@ -159,7 +159,10 @@ func (it *Iteration) run(g *G, f func()) {
 	g.gp = getg()
 	setLabel(&g.lab)
 	if g.co == nil {
+		g.goid = ownGoid()
 		g.parkStart()
+	} else {
+		g.goid = g.co.goid
 	}
 	if g.abort {
 		it.unwound(g)
@@ -193,6 +196,16 @@ func (it *Iteration) run(g *G, f func()) {
 func (it *Iteration) unwound(g *G) {
 	g.state = gDone
 	close(g.exited)
+}
+
+// ownGoid returns the runtime's id of the calling goroutine, from the
+// header of its stack trace: a stack dump names goroutines by it, so that
+// the explorer can tell which entry of a dump is which controlled
+// goroutine (holderAway, stuck).
+func ownGoid() int64 {
+	var buf [64]byte
+	id, _ := parseHeader(buf[:runtime.Stack(buf[:], false)])
+	return id
 }
 
 func stackOf() string {

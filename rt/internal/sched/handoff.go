@@ -96,12 +96,19 @@ func HiddenStack(entry []byte) bool {
 
 // hubs is an explorer's pool of hubs, and of workers.
 type hubs struct {
-	work chan *Iteration // an idle hub takes the schedule of the iteration it receives
-	idle atomic.Int32    // hubs waiting on work, less those claimed
+	work chan hubWork // an idle hub takes the schedule it receives
+	idle atomic.Int32 // hubs waiting on work, less those claimed
 
 	mu     sync.Mutex
 	free   []*worker // workers waiting for a goroutine to run
 	closed bool      // the exploration ended: workers end with their goroutine
+}
+
+// hubWork is what an idle hub is given: an iteration and the goroutine
+// its schedule goes to.
+type hubWork struct {
+	it   *Iteration
+	next *G
 }
 
 // A worker is a coroutine that runs controlled goroutines, one after the
@@ -114,7 +121,17 @@ type worker struct {
 	yield  func(struct{}) bool
 	g      *G
 	f      func()
-	quit   bool // set while it waits in the pool: end instead
+	quit   bool  // set while it waits in the pool: end instead
+	goid   int64 // the runtime's id of its goroutine
+	// Set by its goroutine before it yields or ends, read by the hub that
+	// resumed it once it has: the goroutine the hub is to resume next
+	// (nil: none, the schedule went elsewhere or nobody holds it), and
+	// whether its goroutine ended, so that the hub puts it in the pool.
+	// Not it.held: once nobody holds the schedule, a goroutine back from
+	// uncontrolled code may take it over and hand it on before this hub
+	// looks, and two hubs would resume one coroutine.
+	next     *G
+	finished bool
 }
 
 // newCoroutineHook, when set (by tests), is called for every worker made.
@@ -154,6 +171,7 @@ func (w *worker) loop(x *Explorer, yield func(struct{}) bool) {
 	if w.quit {
 		return
 	}
+	w.goid = ownGoid()
 	for {
 		g, f := w.g, w.f
 		w.f = nil
@@ -162,22 +180,39 @@ func (w *worker) loop(x *Explorer, yield func(struct{}) bool) {
 		w.g = nil
 		h := &x.hubs
 		h.mu.Lock()
-		if h.closed {
-			h.mu.Unlock()
-			it.toolPause()
-			return
-		}
-		h.free = append(h.free, w)
-		hidden.Add(1)
+		closed := h.closed
 		h.mu.Unlock()
 		it.toolPause() // the end of g's exit (alloc.go)
+		if closed {
+			return
+		}
 		// Until the next goroutine: the switch lands in the hub that
-		// resumed g, as g's end.
+		// resumed g, as g's end, and the hub puts the worker in the pool
+		// (release): not before, or a goroutine spawned meanwhile could
+		// be given the worker and resumed by another hub while this one
+		// still runs.
+		w.finished = true
 		yield(struct{}{})
 		if w.quit {
 			return
 		}
 	}
+}
+
+// release puts w, whose goroutine has ended and which has yielded, in the
+// pool, or ends it if the exploration is over.
+func (x *Explorer) release(w *worker) {
+	h := &x.hubs
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		w.quit = true
+		w.resume()
+		return
+	}
+	h.free = append(h.free, w)
+	hidden.Add(1)
+	h.mu.Unlock()
 }
 
 // stopWorkers ends the workers of the pool when the exploration ends.
@@ -194,22 +229,23 @@ func (x *Explorer) stopWorkers() {
 	}
 }
 
-// activate makes a hub run it.cur, a coroutine: the schedule is the
-// hub's until it resumes it.
-func (x *Explorer) activate(it *Iteration) {
+// activate makes a hub run next, a coroutine the holder chose: the
+// schedule is the hub's until it resumes it.
+func (x *Explorer) activate(it *Iteration, next *G) {
 	if x.hubs.idle.Add(-1) >= 0 {
-		x.hubs.work <- it
+		x.hubs.work <- hubWork{it, next}
 		return
 	}
 	x.hubs.idle.Add(1)
 	hidden.Add(1)
-	go x.hub(it)
+	go x.hub(it, next)
 }
 
 // hub dispatches the schedule of it, then of every iteration it is given
 // while idle, until the explorer ends.
-func (x *Explorer) hub(it *Iteration) {
+func (x *Explorer) hub(it *Iteration, next *G) {
 	done := false
+	var resuming *worker
 	defer func() {
 		if !done {
 			// A goroutine that held the schedule ended through
@@ -219,19 +255,24 @@ func (x *Explorer) hub(it *Iteration) {
 			if it.ended {
 				it.closeDone()
 			} else {
+				var next *G
+				if resuming != nil {
+					next = resuming.next
+				}
 				hidden.Add(1)
-				go x.hub(it)
+				go x.hub(it, next)
 			}
 		}
 		hidden.Add(-1)
 	}()
 	for {
-		it.dispatch()
+		it.dispatch(next, &resuming)
 		x.hubs.idle.Add(1)
-		var ok bool
-		if it, ok = <-x.hubs.work; !ok {
+		w, ok := <-x.hubs.work
+		if !ok {
 			break
 		}
+		it, next = w.it, w.next
 	}
 	done = true
 }
@@ -245,7 +286,12 @@ func (x *Explorer) stopHubs() {
 // dispatch runs the goroutines the schedule goes to as long as they are
 // coroutines that yield back, and returns when the schedule goes to a
 // goroutine on its channel, nobody holds it, or the iteration ended.
-func (it *Iteration) dispatch() {
+//
+// next is the goroutine the holder chose; after each resume, the
+// goroutine resumed says whom to resume next (worker.next). resuming is
+// the worker being resumed, for the hub's replacement when its goroutine
+// ends through runtime.Goexit.
+func (it *Iteration) dispatch(next *G, resuming **worker) {
 	for {
 		if it.ended {
 			// The goroutine that ended it has yielded: the explorer may
@@ -253,7 +299,6 @@ func (it *Iteration) dispatch() {
 			it.closeDone()
 			return
 		}
-		next := it.held.Load()
 		if next == nil {
 			return // idle: the first goroutine back from uncontrolled code takes it
 		}
@@ -261,7 +306,16 @@ func (it *Iteration) dispatch() {
 			next.wake <- struct{}{}
 			return
 		}
-		next.co.resume()
+		w := next.co
+		w.next = nil
+		*resuming = w
+		w.resume()
+		*resuming = nil
+		next = w.next
+		if w.finished {
+			w.finished = false
+			it.x.release(w)
+		}
 	}
 }
 
@@ -269,7 +323,9 @@ func (it *Iteration) dispatch() {
 // explorer) chose, and returns when g is chosen again; at once when g is
 // nil or has exited.
 func (it *Iteration) handoff(g *G) {
+	g.handTo(nil)
 	if g != nil && g.yields() {
+		g.handTo(it.cur)
 		if g.state == gDone {
 			return // the end of its coroutine lands in its hub (loop)
 		}
@@ -298,7 +354,16 @@ func (it *Iteration) wake(next *G) {
 		next.wake <- struct{}{}
 		return
 	}
-	it.x.activate(it)
+	it.x.activate(it, next)
+}
+
+// handTo tells the hub that resumed g, a coroutine, whom to resume when g
+// yields or ends: the goroutine g handed the schedule to (nil when g gave
+// it away otherwise, or to nobody).
+func (g *G) handTo(next *G) {
+	if g != nil && g.co != nil {
+		g.co.next = next
+	}
 }
 
 // yields reports whether g, running, gives the schedule away by yielding

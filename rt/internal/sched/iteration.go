@@ -29,6 +29,11 @@ type Iteration struct {
 	amu       sync.Mutex   // arrivals take the schedule over one at a time
 	arriving  atomic.Int32 // goroutines waiting in takeOver
 	adoptions atomic.Int32 // takeovers so far (adopt.go)
+	// timerHeld: nobody holds the schedule because the next timer waits
+	// for goroutines in uncontrolled code (heldTimer); fireHeld: the
+	// explorer took the schedule to fire it after all.
+	timerHeld atomic.Bool
+	fireHeld  bool
 	// holderGone: the last holderAway found the holder exited (set and
 	// read under amu).
 	holderGone bool
@@ -338,6 +343,8 @@ func (it *Iteration) yielded(g *G) {
 
 // choose asks the strategy to pick among the options (at least two): of
 // it.pt as collect set it at a thread point, it.opts at a select point.
+// When a replay diverges there, the iteration ends; for a g that has
+// exited, or the explorer (g nil), choose then returns -1.
 func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	it.pt.Kind = kind
 	it.pt.Index = it.points
@@ -354,6 +361,9 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	i := it.x.strat.Choose(&it.pt)
 	if i < 0 || i >= it.pt.Len() {
 		it.diverge(g, "the program offered a choice the schedule does not have")
+		// Only a g that has exited, or the explorer (g nil), gets here:
+		// the iteration has ended.
+		return -1
 	}
 	it.choices = append(it.choices, it.pt.Encode(i))
 	it.points++
@@ -370,9 +380,19 @@ func (it *Iteration) reschedule(g *G) {
 			it.quiescent(g)
 			return // only an exited g gets here
 		}
+		if n == 1 && it.heldTimer() {
+			// Real time passes while goroutines away answer: give them
+			// the chance before the timer fires (the explorer fires it
+			// if none comes back, fireHeldTimer).
+			it.timerHeld.Store(true)
+			it.idle(g)
+			return
+		}
 		i := 0
 		if n > 1 {
-			i = it.choose(strategy.Thread, g)
+			if i = it.choose(strategy.Thread, g); i < 0 {
+				return // the replay diverged
+			}
 		}
 		o := it.pt.At(i)
 		if n > 1 && g != nil && o.G != g.ID && it.enabled(g) {
@@ -483,6 +503,7 @@ func (it *Iteration) end(g *G) {
 			it.closeDone()
 		} // else its hub closes it once g has yielded or ended (dispatch)
 	}
+	g.handTo(nil)
 	if g != nil && g.state != gDone {
 		g.park() // woken only to unwind
 		panic("unreachable: parked goroutine resumed after its iteration ended")
