@@ -54,15 +54,15 @@ func pipes() {
 	_, _, _, _, _, _ = r, keep, s, m, w, cmd
 
 	c1, c2 := __rt.NetPipe(__rtSites_48db876e+9)
-	c1.Write(buf)
-	c2.Read(buf)
+	__rt.ReadRecv(c1, "Write", __rtSites_48db876e+13); c1.Write(buf)
+	__rt.ReadRecv(c2, "Read", __rtSites_48db876e+14); c2.Read(buf)
 }
 
 type wrapped struct{ net.Conn }
 
 func deadlines(c net.Conn, tc *net.TCPConn, w *wrapped, f *os.File) {
 	d := __rt.Now(__rtSites_48db876e+10).Add(time.Second)
-	__rt.SetDeadline(c, d)
+	__rt.ReadRecv(c, "SetDeadline", __rtSites_48db876e+15); __rt.SetDeadline(c, d)
 	__rt.SetReadDeadline(tc, d)
 	__rt.SetWriteDeadline(w.Conn, d)
 	__rt.SetDeadline(f, d)
@@ -70,4 +70,4 @@ func deadlines(c net.Conn, tc *net.TCPConn, w *wrapped, f *os.File) {
 	_ = c.SetDeadline
 }
 
-var __rtSites_48db876e = __rt.RegisterFile("testdata/pipes.go", 26, 12, 27, 2, 29, 3, 39, 8, 40, 5, 44, 2, 45, 2, 46, 10, 52, 8, 55, 12, 63, 7, 32, 10, 42, 2)
+var __rtSites_48db876e = __rt.RegisterFile("testdata/pipes.go", 26, 12, 27, 2, 29, 3, 39, 8, 40, 5, 44, 2, 45, 2, 46, 10, 52, 8, 55, 12, 63, 7, 32, 10, 42, 2, 56, 5, 57, 5, 64, 4)
