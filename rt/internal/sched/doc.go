@@ -222,8 +222,10 @@
 // work: a timer may fire early only to wake a select that also waits on
 // other channels (a timer channel, or a context deadline's Done channel,
 // `Timer.Wakes`) or to run an AfterFunc callback, and only when it is due
-// within `-stall` (default 100ms: above the 1-10ms timeouts code uses, below
-// the 1s watchdogs tests use); never into a poll, never for a sleep or a
+// within `-stall` (default 10ms, the Go scheduler's time slice: a
+// runnable goroutine waits that long for another's slice on a busy
+// machine; the 100ms and 1s timeouts tests put around quick work assume
+// longer stalls); never into a poll, never for a sleep or a
 // lone wait on a timer. The early option comes last among the options, so
 // DFS tries schedules without a stall first; a report whose schedule used
 // one says which timer fired how early (`EarlyTimer`). `eager` (any timer,

@@ -1,7 +1,9 @@
 package sched
 
 import (
+	"bytes"
 	"runtime"
+	"sync"
 
 	"interleave.dev/rt/internal/event"
 )
@@ -202,10 +204,32 @@ func (it *Iteration) unwound(g *G) {
 // header of its stack trace: a stack dump names goroutines by it, so that
 // the explorer can tell which entry of a dump is which controlled
 // goroutine (holderAway, stuck).
+//
+// It allocates nothing, so that a goroutine's start, which may run while
+// another goroutine runs the program (the channel handoff), does not show
+// in the allocator's counters the program reads (alloc.go).
 func ownGoid() int64 {
-	var buf [64]byte
-	id, _ := parseHeader(buf[:runtime.Stack(buf[:], false)])
+	goidBuf.Lock()
+	defer goidBuf.Unlock()
+	b := goidBuf.b[:runtime.Stack(goidBuf.b[:], false)]
+	b, ok := bytes.CutPrefix(b, []byte("goroutine "))
+	if !ok {
+		return 0
+	}
+	var id int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + int64(c-'0')
+	}
 	return id
+}
+
+// goidBuf is ownGoid's buffer for the header of a stack dump.
+var goidBuf struct {
+	sync.Mutex
+	b [64]byte
 }
 
 func stackOf() string {

@@ -314,7 +314,9 @@ func (it *Iteration) dispatch(next *G, resuming **worker) {
 		next = w.next
 		if w.finished {
 			w.finished = false
+			it.toolBegin() // the pool may grow (alloc.go)
 			it.x.release(w)
+			it.toolEnd()
 		}
 	}
 }
