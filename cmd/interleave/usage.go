@@ -83,7 +83,7 @@ The following flags are recognized by interleave test:
 	    a select that waits on other channels too, or an AfterFunc;
 	    eager, at any point; idle, never.
 	-stall d
-	    How early a timer may fire under -timers=stall (default 100ms).
+	    How early a timer may fire under -timers=stall (default 10ms).
 	-pct-depth d, -preemptions k, -dpor optimal|source, -mpc sound|simple,
 	-hapset-search dpor|pcb, -hapset-k n, -hapset-learn n, -hapset-reset,
 	-solver-timeout d

@@ -129,7 +129,7 @@ type Config struct {
 	// (testing/synctest's fake clock).
 	Timers string `json:"timers,omitempty"`
 	// Stall bounds how long before its time a timer may fire under
-	// "stall" (default 100ms).
+	// "stall" (default 10ms).
 	Stall Duration `json:"stall,omitempty"`
 	// MaxGoroutines bounds the live goroutines of one schedule; a schedule
 	// that exceeds it is reported as a resource limit (default 100000).
@@ -213,11 +213,15 @@ func ParseShard(s string) (k, n int, err error) {
 
 // DefaultStall is how long before its time a timer may fire, by default,
 // to wake a select that also waits for work (a timeout beating work that
-// could still run) or to run an AfterFunc callback. It is longer than the
-// timeouts that code under test uses (10ms), shorter than the watchdogs
-// that tests put around work that always finishes (1s); see
+// could still run) or to run an AfterFunc callback: the stall of a
+// runnable goroutine the schedule assumes. It is the Go scheduler's time
+// slice (a goroutine runs 10ms before it is preempted for another that
+// waits for its processor), so a stall of that length is what any
+// machine with more runnable goroutines than processors gives; the 100ms
+// and one-second timeouts tests put around work that always finishes
+// assume stalls no scheduler gives a goroutine that can run. See
 // docs/real-modules.md.
-const DefaultStall = Duration(100 * time.Millisecond)
+const DefaultStall = Duration(10 * time.Millisecond)
 
 // Duration is a time.Duration that encodes in JSON as a Go duration string.
 type Duration time.Duration
