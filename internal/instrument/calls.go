@@ -283,6 +283,9 @@ func (r *rewriter) mapMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel *types
 	if m.Pkg().Path() == "log" {
 		return r.mapLoggerMethod(call, f, sel, m)
 	}
+	if rw := r.mapTestingIface(call, f, sel, m); rw != nil {
+		return rw
+	}
 	if rw := r.mapDeadline(call, f, sel, m); rw != nil {
 		return rw
 	}

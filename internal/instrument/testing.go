@@ -65,6 +65,68 @@ func (r *rewriter) mapTestingMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel
 	return &callRW{call: call, fn: r.rt(ent.rt), recv: recv, recvExpr: f.X, keep: true}
 }
 
+// ifaceTestingMethods are the methods of testing.T that helper libraries
+// call through an interface of their own (testify's assert.TestingT):
+// the runtime function replacing each, and whether its parameters are a
+// format and arguments (true) or arguments (false); absent from args,
+// none.
+var ifaceTestingMethods = map[string]struct {
+	rt     string
+	params string // "": none, "args": ...any, "format": string, ...any
+}{
+	"Error": {"IError", "args"}, "Errorf": {"IErrorf", "format"},
+	"Fatal": {"IFatal", "args"}, "Fatalf": {"IFatalf", "format"},
+	"Fail": {"IFail", ""}, "FailNow": {"IFailNow", ""},
+	"Log": {"ILog", "args"}, "Logf": {"ILogf", "format"},
+}
+
+// mapTestingIface rewrites t.Errorf(format, args) into rt.IErrorf(t,
+// format, args) and the like where t is an interface value whose method
+// has the signature of testing.T's: a helper library's TestingT, which
+// may hold the test's *testing.T (rt/testinghelper.go).
+func (r *rewriter) mapTestingIface(call *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection, m *types.Func) *callRW {
+	ent, ok := ifaceTestingMethods[m.Name()]
+	if !ok || sel.Kind() != types.MethodVal || len(sel.Index()) != 1 {
+		return nil
+	}
+	recvT := r.typeOf(f.X)
+	if recvT == nil || !types.IsInterface(recvT) || testingType(recvT) != "" {
+		return nil
+	}
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Results().Len() != 0 || !testingParams(sig, ent.params) {
+		return nil
+	}
+	return &callRW{call: call, fn: r.rt(ent.rt), recv: []part{r.spanOf(f.X)}, recvExpr: f.X, keep: true}
+}
+
+// testingParams reports whether sig's parameters are those of a testing.T
+// method of the kind params names.
+func testingParams(sig *types.Signature, params string) bool {
+	ps := sig.Params()
+	isAnySlice := func(t types.Type) bool {
+		s, ok := t.(*types.Slice)
+		if !ok {
+			return false
+		}
+		i, ok := s.Elem().Underlying().(*types.Interface)
+		return ok && i.Empty()
+	}
+	isString := func(t types.Type) bool {
+		b, ok := t.(*types.Basic)
+		return ok && b.Kind() == types.String
+	}
+	switch params {
+	case "":
+		return ps.Len() == 0
+	case "args":
+		return ps.Len() == 1 && sig.Variadic() && isAnySlice(ps.At(0).Type())
+	case "format":
+		return ps.Len() == 2 && sig.Variadic() && isString(ps.At(0).Type()) && isAnySlice(ps.At(1).Type())
+	}
+	return false
+}
+
 // mapFuzz makes every call of a fuzz body, f.Fuzz(ff) with f a
 // *testing.F, an exploration: a function literal's body is wrapped,
 //

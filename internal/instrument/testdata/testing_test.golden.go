@@ -58,7 +58,7 @@ func check(tb testing.TB) {
 func FuzzParse(f *testing.F) {
 	f.Add(1, "a")
 	f.Fuzz(func(t *testing.T, n int, s string) { __rt.FuzzBody(t, func(t *testing.T) {
-		if __rt.Branch(n < 0, __rtSites_633c6020+4, "(< i0 0)", nil) {
+		if __rt.Branch(n < 0, __rtSites_633c6020+8, "(< i0 0)", nil) {
 			__rt.TError(t, s)
 		}
 	}, &n, &s)})
@@ -71,4 +71,34 @@ func FuzzUnnamed(f *testing.F) {
 	__rt.FFuzz(f, body)
 }
 
-var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", 40, 10, 41, 2, 41, 19, 42, 2, 60, 6)
+// TestingT is a helper library's interface to the test, as testify's.
+type TestingT interface {
+	Errorf(format string, args ...interface{})
+}
+
+type failNower interface{ FailNow() }
+
+// logger has Errorf's name with another signature: left as it is.
+type logger interface{ Errorf(format string, args ...any) error }
+
+func assertEqual(t TestingT, a, b int) bool {
+	if a != b {
+		__rt.ReadRecv(t, "Errorf", __rtSites_633c6020+4); __rt.IErrorf(t, "%d != %d", a, b)
+		if f, ok := t.(failNower); ok {
+			__rt.ReadRecv(f, "FailNow", __rtSites_633c6020+5); __rt.IFailNow(f)
+		}
+		return false
+	}
+	return true
+}
+
+func logVia(l logger, args []any) error { __rt.ReadRecv(l, "Errorf", __rtSites_633c6020+6); return l.Errorf("x %v", args...) }
+
+func TestHelperLibrary(t *testing.T) { __rt.Test(t, func(t *testing.T) {
+	assertEqual(t, 1, 2)
+	var l interface{ Logf(string, ...any) } = t
+	args := []any{1}
+	__rt.ReadRecv(l, "Logf", __rtSites_633c6020+7); __rt.ILogf(l, "%d", args...)
+})}
+
+var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", 40, 10, 41, 2, 41, 19, 42, 2, 85, 5, 87, 6, 94, 52, 100, 4, 60, 6)

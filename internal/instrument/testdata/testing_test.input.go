@@ -69,3 +69,33 @@ func FuzzUnnamed(f *testing.F) {
 	body := func(t *testing.T, s string) {}
 	f.Fuzz(body)
 }
+
+// TestingT is a helper library's interface to the test, as testify's.
+type TestingT interface {
+	Errorf(format string, args ...interface{})
+}
+
+type failNower interface{ FailNow() }
+
+// logger has Errorf's name with another signature: left as it is.
+type logger interface{ Errorf(format string, args ...any) error }
+
+func assertEqual(t TestingT, a, b int) bool {
+	if a != b {
+		t.Errorf("%d != %d", a, b)
+		if f, ok := t.(failNower); ok {
+			f.FailNow()
+		}
+		return false
+	}
+	return true
+}
+
+func logVia(l logger, args []any) error { return l.Errorf("x %v", args...) }
+
+func TestHelperLibrary(t *testing.T) {
+	assertEqual(t, 1, 2)
+	var l interface{ Logf(string, ...any) } = t
+	args := []any{1}
+	l.Logf("%d", args...)
+}
