@@ -80,6 +80,8 @@ type Iteration struct {
 	failMsg    string // the first failure's message
 	skipped    bool
 	logs       []string
+	logBytes   int // of logs (testapi.go)
+	logDropped int
 
 	mapSeed   uint64 // orders of map ranges (maporder.go)
 	mapRanges uint64
@@ -536,7 +538,7 @@ func (it *Iteration) exit(g *G, p any, abnormal bool) {
 		it.mainDoneAt = it.clock
 		if abnormal && !it.failed && !it.skipped {
 			it.failed = true
-			it.logs = append(it.logs, "test executed panic(nil) or runtime.Goexit")
+			it.log("test executed panic(nil) or runtime.Goexit")
 		}
 		switch {
 		case it.failed:

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"runtime"
 
 	"interleave.dev/rt/internal/event"
@@ -11,12 +12,34 @@ import (
 // are shown.
 
 // Log records a log line of the test.
-func (g *G) Log(msg string) { g.it.logs = append(g.it.logs, msg) }
+func (g *G) Log(msg string) { g.it.log(msg) }
+
+// maxLogBytes bounds the log an iteration keeps: a test that fails an
+// assertion in a loop of 100,000 runs would otherwise hold every
+// message of every schedule.
+const maxLogBytes = 1 << 20
+
+// log records a log line of the iteration, within maxLogBytes; the lines
+// past it are counted, and the last line kept says how many.
+func (it *Iteration) log(msg string) {
+	if it.logDropped > 0 || it.logBytes+len(msg) > maxLogBytes {
+		it.logDropped++
+		note := fmt.Sprintf("(and %d more log lines, past the %d bytes a schedule keeps)", it.logDropped, maxLogBytes)
+		if it.logDropped == 1 {
+			it.logs = append(it.logs, note)
+		} else {
+			it.logs[len(it.logs)-1] = note
+		}
+		return
+	}
+	it.logBytes += len(msg)
+	it.logs = append(it.logs, msg)
+}
 
 // Fail marks the test failed, with an optional message.
 func (g *G) Fail(msg string) {
 	if msg != "" {
-		g.it.logs = append(g.it.logs, msg)
+		g.it.log(msg)
 		if g.it.failMsg == "" {
 			g.it.failMsg = msg
 		}
@@ -36,7 +59,7 @@ func (g *G) FailNow(msg string) {
 // SkipNow marks the test skipped and stops the calling goroutine.
 func (g *G) SkipNow(msg string) {
 	if msg != "" {
-		g.it.logs = append(g.it.logs, msg)
+		g.it.log(msg)
 	}
 	g.it.skipped = true
 	runtime.Goexit()
