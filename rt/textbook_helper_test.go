@@ -20,7 +20,7 @@ import (
 var textbooks = map[string]textbook{}
 
 func init() {
-	for _, p := range append(smallTextbooks(), lastZero(4), lastZero(5), philosophers(4), readersWriters(2, 2)) {
+	for _, p := range append(smallTextbooks(), lastZero(4), lastZero(5), lastZero(7), philosophers(4), readersWriters(2, 2)) {
 		textbooks[p.name] = p
 	}
 }
