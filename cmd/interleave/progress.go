@@ -154,8 +154,9 @@ func (j *jsonProgress) Update(p driver.TestProgress) {
 func (j *jsonProgress) Clear() {}
 
 // noteEvent is the -json event of the action "note": what the exploration
-// of a test noticed that is not a finding (a goroutine that never stops),
-// in the shape of go test's output events.
+// of a test noticed that is not a finding (a goroutine that never stops, a
+// test failure that needs a timer fired early, a test not explored within
+// -budget), in the shape of go test's output events.
 type noteEvent struct {
 	Time    time.Time
 	Action  string
@@ -168,7 +169,14 @@ type noteEvent struct {
 // test's.
 func writeNotes(w io.Writer, results []wire.Result, now time.Time) {
 	for _, r := range results {
-		for _, n := range r.Notes {
+		notes := r.Notes
+		if r.Timing != "" {
+			notes = append(notes[:len(notes):len(notes)], r.Timing)
+		}
+		if r.Outcome == wire.OutcomeNotExplored {
+			notes = append(notes[:len(notes):len(notes)], "not explored: "+r.Message)
+		}
+		for _, n := range notes {
 			b, err := json.Marshal(noteEvent{Time: now, Action: "note", Package: r.Package, Test: r.Test, Output: n + "\n"})
 			if err != nil {
 				panic(err) // a noteEvent always marshals

@@ -71,6 +71,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		budget     time.Duration
 		race       bool
 		leaks      = leaksFlag{on: true}
+		timing     string
 		steps      int
 		pctDepth   int
 		preempt    int
@@ -98,6 +99,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&budget, "budget", 0, "wall-clock budget per test")
 	fs.BoolVar(&race, "race", true, "detect data races")
 	fs.Var(&leaks, "leaks", "report leaked goroutines: true, false or all")
+	fs.StringVar(&timing, "timing", "note", "a test failure only a timer fired early shows: note or fail")
 	fs.BoolVar(&reduce, "reduce", false, "no scheduling points at plain memory accesses")
 	fs.IntVar(&steps, "steps", 0, "scheduling points per schedule")
 	fs.IntVar(&pctDepth, "pct-depth", 0, "bug depth of pct")
@@ -146,6 +148,9 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if timers != "stall" && timers != "eager" && timers != "idle" {
 		return usageError(stderr, "interleave test: -timers %q: want stall, eager or idle", timers)
 	}
+	if timing != "note" && timing != "fail" {
+		return usageError(stderr, "interleave test: -timing %q: want note or fail", timing)
+	}
 	if schedules < 0 || steps < 0 || pctDepth < 0 || preempt < 0 || budget < 0 || stuckAfter < 0 || goroutines < 0 || choices < 0 || stall < 0 || solverTime < 0 {
 		return usageError(stderr, "interleave test: -schedules, -steps, -pct-depth, -preemptions, -budget, -stuck-after, -goroutines, -choices, -stall and -solver-timeout must not be negative")
 	}
@@ -182,6 +187,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		NoRace:      !race,
 		NoLeaks:     !leaks.on,
 		LeaksAll:    leaks.all,
+		TimingFail:  timing == "fail",
 		Reduce:      reduce,
 		MaxSteps:    steps,
 		PCTDepth:    pctDepth,

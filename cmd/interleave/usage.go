@@ -57,9 +57,9 @@ The following flags are recognized by interleave test:
 	-seed n
 	    Seed of the randomized strategies (default 1).
 	-budget d
-	    Wall-clock budget per test, such as 30s (default none). A first
-	    schedule still running when it runs out is reported as a
-	    resource limit.
+	    Wall-clock budget per test, such as 30s (default none). A test
+	    whose first schedule is still running when it runs out is "not
+	    explored" (named in the summary), not failed.
 	-workers n
 	    Processes exploring one test at once (default: the number of
 	    CPUs). The result does not depend on n.
@@ -74,6 +74,10 @@ The following flags are recognized by interleave test:
 	    Report goroutines left blocked when it depends on the interleaving
 	    (true, the default); one that every schedule leaves is a note
 	    (under -v and -json), not a failure. all reports both.
+	-timing note|fail
+	    A test failure that only a schedule firing a timer early shows
+	    (the test's own timeout beat work that could still run) is a
+	    note under -v and -json (note, the default) or a finding (fail).
 	-reduce
 	    No scheduling points at plain memory accesses, only at
 	    synchronization; a data race is still reported. Needs -race.
@@ -108,8 +112,9 @@ The following flags are recognized by interleave test:
 go test flags pass through: -run, -skip, -v, -count, -timeout, -json,
 -failfast, -short, -shuffle, -parallel, -tags, -cover..., -cpu, -list,
 the profile flags, -C and the build flags. -modfile and -overlay are the
-tool's own. With -json, "progress" events join go test's; on a terminal,
-a progress line is redrawn on standard error.
+tool's own. With -json, "progress" events join go test's, and "note"
+events (never stops, timing, not explored) follow them; on a terminal, a
+progress line is redrawn on standard error.
 
 Environment: INTERLEAVE_CACHE (the cache directory), INTERLEAVE_TIMING=1
 (the time of each step), INTERLEAVE_HANDOFF=channel (hand goroutines over

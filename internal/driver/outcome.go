@@ -68,11 +68,15 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	var predicted, confirmed int // the active strategy's predictions
 	var unknown int              // strategy mcr's solver queries that gave up
 	var noted int                // tests with goroutines that never stop
+	var timing int               // tests failed only by a timer fired early (notes)
 	var notExplored []string     // tests whose first schedule outlived -budget
 	for _, r := range o.Results {
 		schedules += r.Schedules
 		if len(r.Notes) > 0 {
 			noted++
+		}
+		if r.Timing != "" {
+			timing++
 		}
 		if r.MCR != nil {
 			unknown += r.MCR.Unknown
@@ -127,6 +131,9 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	}
 	if noted > 0 {
 		parts = append(parts, fmt.Sprintf("%d leaving goroutines that never stop on any schedule (notes under -v; -leaks=all fails them)", noted))
+	}
+	if timing > 0 {
+		parts = append(parts, fmt.Sprintf("%d failing only on schedules that fire a timer early, a timing assumption of the test (notes under -v; -timing=fail fails them)", timing))
 	}
 	if predicted > 0 {
 		parts = append(parts, fmt.Sprintf("%s, %d confirmed", plural(predicted, "prediction"), confirmed))

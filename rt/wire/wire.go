@@ -57,6 +57,10 @@ type Config struct {
 	// LeaksAll reports as findings also the leaks that every schedule
 	// shows, which are otherwise notes (Result.Notes).
 	LeaksAll bool `json:"leaks_all,omitempty"`
+	// TimingFail reports as findings also the test failures that only
+	// schedules firing a timer early show (the test's timeout beat work
+	// that could still run), which are otherwise notes (Result.Timing).
+	TimingFail bool `json:"timing_fail,omitempty"`
 	// Reduce leaves out the scheduling points of plain memory accesses
 	// (Stoller's reduction; with race detection only, where a run
 	// without a data race depends only on the order of synchronization
@@ -184,8 +188,8 @@ type Config struct {
 	Upto   int    `json:"upto,omitempty"`
 	Report string `json:"report,omitempty"`
 	// LeakKeys, in such a process, are the goroutines schedule 1 left
-	// behind in the first process, which it compares its schedules' with
-	// instead of running schedule 1 first.
+	// behind in the first fresh process (Result.LeakKeys), which it
+	// compares its schedules' with instead of running schedule 1 first.
 	LeakKeys []string `json:"leak_keys,omitempty"`
 	// Progress, when set, is a file to which every process exploring a
 	// test appends a Progress line now and then (at most every 200ms),
@@ -331,6 +335,14 @@ type Result struct {
 	// allowed: Tally combines the shards' parts into the search's result.
 	Parts []Part `json:"parts,omitempty"`
 	Limit int    `json:"limit,omitempty"`
+	// Timing, when not "", says in one line that a schedule failed the
+	// test only by firing a timer early (Config.TimingFail): a note.
+	Timing string `json:"timing,omitempty"`
+	// LeakKeys, from a fresh process exploring a test afresh that ran
+	// its schedule 1, are the goroutines that schedule left behind: the
+	// reference of the processes that explore its later schedules
+	// (Config.LeakKeys).
+	LeakKeys []string `json:"leak_keys,omitempty"`
 }
 
 // RegressResult says how a regression run (strategy "regression") used

@@ -43,10 +43,9 @@ func exploreAfresh(t *testing.T, cfg wire.Config, spec *strategies.Spec, rep *Re
 	defer os.RemoveAll(dir)
 	child := cfg
 	child.Afresh, child.Worker, child.Workers, child.Shard, child.Progress = true, "", 0, "", ""
-	for _, k := range rep.leakKeys {
-		child.LeakKeys = append(child.LeakKeys, k.String())
-	}
+	child.LeakKeys = nil // the first fresh process's schedule 1 is the reference
 	a := &afresh{}
+	var notes []string // what every schedule left behind, from the first fresh process
 	run := func(from, upto int) (*Report, error) {
 		a.processes++
 		c := child
@@ -56,6 +55,9 @@ func exploreAfresh(t *testing.T, cfg wire.Config, spec *strategies.Spec, rep *Re
 		r, why := runAlone(t, c)
 		if why != "" {
 			return nil, fmt.Errorf("interleave: exploring %s afresh: %s", t.Name(), why)
+		}
+		if a.processes == 1 {
+			child.LeakKeys, notes = r.LeakKeys, r.Notes
 		}
 		return childReport(t.Name(), &r, c.Report), nil
 	}
@@ -125,7 +127,7 @@ func exploreAfresh(t *testing.T, cfg wire.Config, spec *strategies.Spec, rep *Re
 		// needed: the same schedules again, in smaller batches.
 		a.batch = max(1, (r.Schedules-from)/2)
 	}
-	a.rep = &Report{Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed, Schedules: total}
+	a.rep = &Report{Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed, Schedules: total, Notes: notes}
 	return a, nil
 }
 
@@ -135,7 +137,7 @@ func childReport(test string, r *wire.Result, text string) *Report {
 	rep := &Report{
 		Test: test, Strategy: r.Strategy, Seed: r.Seed, Schedules: r.Schedules, Exhausted: r.Exhausted,
 		Kind: r.Kind, Message: r.Message, Path: r.Schedule, EventHash: r.EventHash,
-		Regress: r.Regress, Predictions: r.Predictions, MCR: r.MCR, Notes: nil,
+		Regress: r.Regress, Predictions: r.Predictions, MCR: r.MCR, Notes: r.Notes, Timing: r.Timing,
 		Elapsed: time.Duration(r.Seconds * float64(time.Second)),
 	}
 	switch r.Outcome {

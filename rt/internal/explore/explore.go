@@ -83,6 +83,10 @@ type Options struct {
 	// every schedule shows (the -leaks=all of interleave test); without
 	// it, such a leak is a note in Report.Notes.
 	LeaksAll bool
+	// TimingFail reports a test failure that only schedules firing a
+	// timer early show as a finding (the -timing=fail of interleave
+	// test); without it, such a failure is a note in Report.Timing.
+	TimingFail bool
 	// Progress, when set, is called between schedules, at most every
 	// 200ms, with the number of schedules run so far, the time spent and,
 	// for a strategy that can estimate it (dfs), the fraction of its
@@ -163,6 +167,9 @@ type Report struct {
 	// goroutines every schedule left behind (a leak that does not depend
 	// on the interleaving).
 	Notes []string
+	// Timing, when not "", says that a schedule failed the test only
+	// because it fired a timer early (Options.TimingFail): one line.
+	Timing string
 	// NotExplored says why the test could not be explored: its first
 	// schedule was still running when the budget ran out (not a finding).
 	NotExplored string
@@ -197,6 +204,8 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Timers:     p.timers,
 		Stall:      opts.Stall,
 
+		TimingNotes: !opts.TimingFail && opts.Replay == nil && opts.Regress == nil,
+
 		MaxGoroutines:  opts.MaxGoroutines,
 		MaxObjects:     opts.MaxObjects,
 		MaxChoices:     opts.MaxChoices,
@@ -213,7 +222,13 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		scfg.LeakNotes = true
 		switch {
 		case opts.afresh:
-			scfg.LeakReference = &sched.LeakRef{Keys: opts.leakKeys}
+			// A fresh process learns the reference from its own
+			// schedule 1, or is given the first fresh process's: never
+			// the parent's, whose schedule 1 ran in the state earlier
+			// tests left.
+			if len(opts.leakKeys) > 0 {
+				scfg.LeakReference = &sched.LeakRef{Keys: opts.leakKeys}
+			}
 			scfg.NoCalibration = true
 		case opts.jobs != nil || opts.rounds != nil:
 			// A share of a systematic search does not start with its
@@ -272,17 +287,26 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		rep.NotExplored = f.Message
 		res.Finding = nil
 	}
-	if f := res.Finding; f != nil && len(f.EarlyTimers) > 0 && opts.Replay == nil && opts.Regress == nil {
+	f, timing := res.Finding, false
+	if f == nil && res.Timing != nil && res.Diverged == "" {
+		f, timing = res.Timing, true
+	}
+	if f != nil && len(f.EarlyTimers) > 0 && opts.Replay == nil && opts.Regress == nil {
 		// Does the finding need a goroutine stalled? A search that fires
 		// timers only in time, or when nothing else can run, tells.
 		idle, err := stallFree(name, opts, scfg, body, f, res.Iterations)
 		if err != nil {
 			return nil, err
 		}
-		if idle != nil {
+		switch {
+		case idle != nil:
 			res, opts.Timers, opts.Stall = idle, "idle", 0
 			scfg.Timers, scfg.Stall = sched.TimersIdle, 0
 			rep.EventHash, rep.Logs = strconv.FormatUint(res.Hash, 16), res.Logs
+		case timing:
+			// The test's own timeout beat work that could still run:
+			// a timing assumption of the test, not a bug.
+			rep.Timing = timingNote(f, res.TimingIteration)
 		}
 	}
 	if sum, ok := st.(strategy.Summarizer); ok {
@@ -525,6 +549,14 @@ func neverStops(gs []sched.GoroutineInfo) []string {
 		}
 	}
 	return notes
+}
+
+// timingNote is the note on f, a test failure that schedule num showed
+// only by firing a timer early.
+func timingNote(f *sched.Finding, num int) string {
+	msg, _, _ := strings.Cut(strings.TrimSpace(f.Message), "\n")
+	return fmt.Sprintf("schedule %d failed the test (%s) only by firing a timer early, a timing assumption of the test, not a finding (-timing=fail reports it); %s",
+		num, strings.TrimSpace(msg), report.TimingLine(f, siteString))
 }
 
 // noteLine is note n of an exploration of that many schedules, as go

@@ -67,6 +67,7 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 
 		NoLeaks:     cfg.NoLeaks,
 		LeaksAll:    cfg.LeaksAll,
+		TimingFail:  cfg.TimingFail,
 		MaxSteps:    cfg.MaxSteps,
 		StuckAfter:  time.Duration(cfg.StuckAfter),
 		ScheduleDir: cfg.ScheduleDir,
@@ -202,7 +203,18 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 	}
 	if rep.Kind == "" {
 		for _, n := range rep.Notes {
-			res.Notes = append(res.Notes, noteLine(n, rep.Schedules))
+			if !cfg.Afresh {
+				n = noteLine(n, rep.Schedules) // the parent counts a fresh process's schedules
+			}
+			res.Notes = append(res.Notes, n)
+		}
+	}
+	if rep.Kind == "" {
+		res.Timing = rep.Timing
+	}
+	if cfg.Afresh {
+		for _, k := range rep.leakKeys {
+			res.LeakKeys = append(res.LeakKeys, k.String())
 		}
 	}
 	if rep.Predictions != nil {
@@ -267,6 +279,9 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 		}
 		for _, n := range res.Notes {
 			t.Log("interleave: note: " + n)
+		}
+		if res.Timing != "" {
+			t.Log("interleave: note: " + res.Timing)
 		}
 		if afreshNote != "" {
 			t.Log("interleave: " + afreshNote)

@@ -159,6 +159,14 @@ func writeEarlyTimers(b *strings.Builder, f *sched.Finding, pos Positions) {
 		e.Duration, at, e.Stall, who, more, verdict)
 }
 
+// TimingLine is the line of writeEarlyTimers, without its newline, for a
+// note on a test failure that needs a timer fired early.
+func TimingLine(f *sched.Finding, pos Positions) string {
+	var b strings.Builder
+	writeEarlyTimers(&b, f, pos)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // fileURL gives the file: URL of an absolute path, which terminals make a
 // link.
 func fileURL(path string) string {

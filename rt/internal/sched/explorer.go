@@ -77,6 +77,11 @@ type Config struct {
 	// what it leaves behind (for a process that explores a test afresh,
 	// where running it first would leave the state it avoids).
 	NoCalibration bool
+	// TimingNotes tells a test failure that only a schedule firing a
+	// timer early shows (the test's timeout beat work that could still
+	// run: a timing assumption of the test) from a finding: the first
+	// such failure goes to Result.Timing and the exploration goes on.
+	TimingNotes bool
 	// Reduce leaves out the scheduling points of plain memory accesses
 	// when Race is on (Stoller's reduction; see Access): at most
 	// QuietRun accesses of a goroutine in a row are no point.
@@ -120,6 +125,11 @@ type Result struct {
 	// LeakKeys are the goroutines schedule 1 left behind, with
 	// Config.LeakNotes (leaks.go).
 	LeakKeys []LeakKey
+	// Timing, with Config.TimingNotes, is the first test failure whose
+	// schedule fired a timer early, which did not end the exploration,
+	// and TimingIteration the number of its schedule.
+	Timing          *Finding
+	TimingIteration int
 }
 
 // Explorer runs iterations.
@@ -255,15 +265,21 @@ func Explore(cfg Config, body func()) *Result {
 				// LeakNotes.
 			case newKeys(keys, ref.Keys):
 				// A goroutine schedule 1 did not leave: the finding.
-			case !sameKeys(keys, ref.Keys) && ref.Finding != nil:
+			case !sameKeys(keys, it.startedOf(ref.Keys)) && ref.Finding != nil:
 				fromRef, it.finding = ref, nil
-			case !sameKeys(keys, ref.Keys):
+			case !sameKeys(keys, it.startedOf(ref.Keys)):
 				// It lacks a goroutine schedule 1 left, which another
 				// process saw: that process reports it.
 				it.finding = nil
 			default:
 				it.finding = nil // what every schedule so far left
 			}
+		}
+		if cfg.TimingNotes && it.diverged == "" && it.finding != nil && it.finding.Kind == KindTestFailure && len(it.finding.EarlyTimers) > 0 {
+			if r.Timing == nil {
+				r.Timing, r.TimingIteration = it.finding, num
+			}
+			it.finding = nil // a note, unless a search without stalls shows it (explore)
 		}
 		r.Logs, r.Hash, r.Steps, r.Skipped = it.logs, it.hash, it.steps, it.skipped
 		r.Choices = append(r.Choices[:0], it.choices...)

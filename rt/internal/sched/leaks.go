@@ -21,8 +21,9 @@ import (
 // by where it was started and where it waits, LeakKey) differ from schedule
 // 1's shows that they depend on the interleaving. When it leaks a
 // goroutine schedule 1 did not, it is the finding; when it lacks one that
-// schedule 1 leaked, schedule 1 is the finding, numbered as the schedule
-// that showed it. Either way the verdict on a schedule needs only that
+// schedule 1 leaked, though it started it too, schedule 1 is the finding,
+// numbered as the schedule that showed it (one it never started was
+// started once per process: state, not the interleaving). Either way the verdict on a schedule needs only that
 // schedule and schedule 1, so that processes sharing a test's schedules
 // out reach the one a single process would (each learns schedule 1 first,
 // Config.LeakReference).
@@ -112,6 +113,24 @@ func sameKeys(a, b []LeakKey) bool {
 		}
 	}
 	return true
+}
+
+// startedOf returns the keys of ref whose goroutines it started too (at
+// the same site). A goroutine that schedule 1 left and a later schedule
+// never started (a package's worker started once per process, behind a
+// flag schedule 1 set) tells nothing of the interleaving: only one the
+// later schedule started, and that ended or waits elsewhere, does.
+func (it *Iteration) startedOf(ref []LeakKey) []LeakKey {
+	var ks []LeakKey
+	for _, k := range ref {
+		for _, g := range it.gs {
+			if g.spawnSite == k.Spawn {
+				ks = append(ks, k)
+				break
+			}
+		}
+	}
+	return ks
 }
 
 // refOf returns the reference that schedule it gives.
