@@ -99,3 +99,33 @@ func TestHBCloseBeforeReceiveThatSeesIt(t *testing.T) {
 		t.Errorf("got %q, want nothing", k)
 	}
 }
+
+func TestHBSendToWaitingReceiverOfBufferedChannel(t *testing.T) {
+	// The receiver waits on the empty buffered channel before the value
+	// comes (the sender sleeps first): the value goes straight to it, and
+	// still only the send is ordered before the receive, as through the
+	// buffer. The receiver's write before its receive races with the
+	// sender's read after its send (go test -race reports it).
+	if k := raceOf(t, func() {
+		c := rt.MakeChan[int](3, 0)
+		x := 0
+		var wg sync.WaitGroup
+		rt.WGGo(&wg, func() { rt.Sleep(time.Millisecond, 0); rt.Send(c, 1, 0); rt.Read(&x, 0); _ = x }, 0)
+		rt.WGGo(&wg, func() { rt.Write(&x, 0); x = 1; rt.Recv(c, 0) }, 0)
+		rt.WGWait(&wg, 0)
+	}); k != "data race" {
+		t.Errorf("got %q, want a data race", k)
+	}
+	// On an unbuffered channel the receive is ordered before the send
+	// completes too: no race.
+	if k := raceOf(t, func() {
+		c := rt.MakeChan[int](0, 0)
+		x := 0
+		var wg sync.WaitGroup
+		rt.WGGo(&wg, func() { rt.Sleep(time.Millisecond, 0); rt.Send(c, 1, 0); rt.Read(&x, 0); _ = x }, 0)
+		rt.WGGo(&wg, func() { rt.Write(&x, 0); x = 1; rt.Recv(c, 0) }, 0)
+		rt.WGWait(&wg, 0)
+	}); k != "" {
+		t.Errorf("unbuffered: got %q, want nothing", k)
+	}
+}

@@ -506,7 +506,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 		abandon(cases, i)
 		return i, slot, ok
 	case hasDefault:
-		it.yielded(g)
+		it.pollFailed(g, site)
 		return -1, 0, false
 	}
 	// Block on every non-nil case.
@@ -561,7 +561,15 @@ func (it *Iteration) sendReady(g *G, o *object, slot int32) {
 	}
 	if r := c.recvq.dequeue(); r != nil {
 		it.deliver(r, slot, true)
-		it.syncPair(g, r.g, o)
+		if c.cap == 0 {
+			it.syncPair(g, r.g, o) // each side completes after the other began
+			return
+		}
+		// A buffered channel orders only the send before the receive,
+		// also when the value goes straight to a waiting receiver: as
+		// through the buffer (Go's race detector does the same).
+		it.bufSend(g, c)
+		it.bufRecv(r.g, c)
 		return
 	}
 	it.push(&c.buf, slot)
