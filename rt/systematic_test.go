@@ -700,3 +700,42 @@ func TestSplitBoundedDPOR(t *testing.T) {
 		})
 	}
 }
+
+// TestSystematicOneOffPoll: a goroutine that polls a channel once (a
+// select with default) goes on at once natively. The systematic searches
+// once passed it over at the next point, as if it had yielded, and so
+// never ran its read lock before the other goroutine's write lock: dpor
+// said it covered every interleaving of a program with a data race (the
+// unguarded write before Lock against the read under RLock).
+func TestSystematicOneOffPoll(t *testing.T) {
+	body := func() {
+		var rw sync.RWMutex
+		x := 0
+		c := MakeChan[int](0, 0)
+		done := MakeChan[struct{}](0, 0)
+		Go(func() {
+			sel := SelectStart(tb(50))
+			SelectRecv[int](sel, c)
+			sel.Do(true)
+			RLock(&rw, tb(51))
+			Read(&x, tb(52))
+			_ = x
+			RUnlock(&rw, tb(53))
+			Close(done, tb(54))
+		}, tb(55))
+		Write(&x, tb(56))
+		x = 1
+		RWLock(&rw, tb(57))
+		RWUnlock(&rw, tb(58))
+		Recv(done, tb(59))
+	}
+	for _, s := range []string{"dfs", "dpor"} {
+		rep, err := Explore(t.Name(), Options{Strategy: s, Schedules: 10000, ScheduleDir: "-"}, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Kind != "data race" {
+			t.Errorf("%s: %q after %d schedules (covered every interleaving: %v), want a data race", s, rep.Kind, rep.Schedules, rep.Exhausted)
+		}
+	}
+}

@@ -235,9 +235,13 @@
 // # Fairness
 //
 // The Go scheduler is fair (preemption, `Gosched`), so the
-// options are too: a goroutine that yields (`Gosched`, a select that took its
-// default, a failed `TryLock`) is passed over at the next point when another
-// can run, and one that was passed over for 1000 points is forced. The rule
+// options are too: a goroutine that yields (`Gosched`, or a poll that
+// repeats: a select that took its default, or a failed `TryLock`, at the
+// site of one of its last two failed polls) is passed over at the next
+// point when another can run, and one that was passed over for 1000 points
+// is forced. A one-off poll does not yield, as natively: the goroutine may
+// go on at once (a search that passed it over missed the schedules where
+// it does). The rule
 // depends only on the iteration's history, so replay and DFS stay exact.
 // Without it DFS and PCT would report livelocks in correct spin loops.
 //

@@ -283,8 +283,8 @@ const fairBound = 1000
 
 // fair restricts the options the way the Go scheduler is fair: preemption
 // lets every runnable goroutine run eventually, and a goroutine that yields
-// (runtime.Gosched, a select that took its default, a failed TryLock) lets
-// the others run first. Without this, systematic and priority-based
+// (runtime.Gosched, or a poll that repeats: pollFailed) lets the others run
+// first. Without this, systematic and priority-based
 // strategies would report livelocks in correct spin-wait loops. The rule
 // depends only on the history of the iteration, so replay and DFS see the
 // same options again.

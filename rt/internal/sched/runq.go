@@ -317,6 +317,21 @@ func (it *Iteration) longestPassedOver() *G {
 	return best
 }
 
+// pollFailed records that g polled at site and found nothing (a select that
+// took its default, a failed TryLock). A poll does not yield natively:
+// the goroutine goes on, which a program may rely on right after a
+// one-off poll. A poll that repeats (at one of the sites of g's last two
+// failed polls) is a spin loop waiting for others: g yields, so that
+// systematic searches see the others run and report no livelock (fair).
+func (it *Iteration) pollFailed(g *G, site uint32) {
+	at := site + 1 // 0: no poll yet
+	if g.polls[0] == at || g.polls[1] == at {
+		it.yielded(g)
+		return
+	}
+	g.polls[0], g.polls[1] = at, g.polls[0]
+}
+
 // ran records that g was chosen to run at the current step.
 func (it *Iteration) ran(g *G) {
 	g.lastRun = it.steps

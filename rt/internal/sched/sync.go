@@ -35,7 +35,7 @@ func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
 	o := it.object(addr, kindMutex)
 	it.step(g, event.OpTryLock, o, site)
 	if o.locked {
-		it.yielded(g)
+		it.pollFailed(g, site)
 		return false
 	}
 	o.locked, o.owner = true, g.ID
