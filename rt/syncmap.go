@@ -53,10 +53,33 @@ func MapCompareAndDelete(m *sync.Map, key, old any, s Site) bool {
 	return m.CompareAndDelete(key, old)
 }
 
-// MapRange replaces (*sync.Map).Range.
+// MapRange replaces (*sync.Map).Range. Inside an exploration it visits
+// the keys the map holds when it starts, in an order that is a function
+// of the schedule as a map range's is (RangeMap), each with the value it
+// holds when visited, skipping the ones deleted by then: one of the
+// behaviors Range allows ("Range may reflect any mapping for that key
+// from any point during the Range call"). Natively the order follows the
+// map's hashes, seeded per process, and f's scheduling points let other
+// goroutines change the map in between: a replay in another process saw
+// other keys.
 func MapRange(m *sync.Map, f func(key, value any) bool, s Site) {
+	g := cur()
+	if g == nil {
+		m.Range(f)
+		return
+	}
 	mapPoint(m, false, s)
-	m.Range(f)
+	var keys []any
+	m.Range(func(k, _ any) bool { keys = append(keys, k); return true })
+	for _, i := range permutation(keys, g.MapOrder(uint32(s))) {
+		v, ok := m.Load(keys[i])
+		if !ok {
+			continue
+		}
+		if !f(keys[i], v) {
+			return
+		}
+	}
 }
 
 // mapPoint reports an operation on a sync.Map to the scheduler; the caller
