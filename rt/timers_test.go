@@ -135,3 +135,41 @@ func TestDefaultTimerOutcomes(t *testing.T) {
 	expect(t, outcomes(t, rt.Options{Stall: 2 * time.Second}, race(time.Second)), "result", "timeout")
 	expect(t, outcomes(t, rt.Options{Timers: "idle"}, race(time.Millisecond)), "result")
 }
+
+// TestTimersWithinSlackFireInEitherOrder: a timer that fires because its
+// time has come wakes what it wakes a little late, as natively, so that
+// two timers due within the slack of each other fire in either order;
+// testing/synctest's exact clock (-timers=idle) keeps their order.
+func TestTimersWithinSlackFireInEitherOrder(t *testing.T) {
+	orders := func(timers string) map[string]bool {
+		seen := map[string]bool{}
+		rep, err := rt.Explore(t.Name(), rt.Options{Strategy: "dfs", Timers: timers, Schedules: 10000, NoRace: true, ScheduleDir: "-"}, func() {
+			order := ""
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			for _, w := range []struct {
+				name string
+				d    time.Duration
+			}{{"a", time.Millisecond}, {"b", time.Millisecond + 10*time.Microsecond}} {
+				rt.WGGo(&wg, func() {
+					rt.Sleep(w.d, 0)
+					rt.Lock(&mu, 0)
+					order += w.name
+					rt.Unlock(&mu, 0)
+				}, 0)
+			}
+			rt.WGWait(&wg, 0)
+			seen[order] = true
+		})
+		if err != nil || rep.Kind != "" || !rep.Exhausted {
+			t.Fatalf("%s: %q %v, covered %v", timers, rep.Kind, err, rep.Exhausted)
+		}
+		return seen
+	}
+	if got := orders(""); !got["ab"] || !got["ba"] {
+		t.Errorf("default timers: orders %v, want both", got)
+	}
+	if got := orders("idle"); len(got) != 1 || !got["ab"] {
+		t.Errorf("idle timers: orders %v, want only ab", got)
+	}
+}
