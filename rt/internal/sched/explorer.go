@@ -408,9 +408,23 @@ func (x *Explorer) newIteration(num int) *Iteration {
 func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 	it := x.newIteration(num)
 	it.main = it.spawn(nil, 0, body, 0)
+	// The watchdog's timers are made before the program runs: made
+	// after, the explorer's allocations could fall between two of the
+	// program's reads of the allocator's counters (alloc.go).
+	var over <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		over = t.C
+	}
+	if x.tick == nil {
+		x.tick = time.NewTicker(reapAfter / 4)
+	} else {
+		x.tick.Reset(reapAfter / 4)
+	}
 	it.setCur(it.main)
 	it.wake(it.main)
-	if x.wait(it, deadline) {
+	if x.wait(it, over) {
 		it.stuck()
 	}
 	it.unwind()
@@ -425,23 +439,12 @@ func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 	return it
 }
 
-// wait waits for the iteration to end, watching that it makes progress
-// and, from deadline on (if not zero), asking it to stop at its next
-// scheduling point. It returns true if the running goroutine stayed in
-// uncontrolled code for longer than the bound.
-func (x *Explorer) wait(it *Iteration, deadline time.Time) bool {
-	var over <-chan time.Time
-	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		over = t.C
-	}
+// wait waits for the iteration to end, watching on x.tick that it makes
+// progress and, once over fires (if not nil), asking it to stop at its
+// next scheduling point. It returns true if the running goroutine stayed
+// in uncontrolled code for longer than the bound.
+func (x *Explorer) wait(it *Iteration, over <-chan time.Time) bool {
 	bound := x.cfg.StuckAfter
-	if x.tick == nil {
-		x.tick = time.NewTicker(reapAfter / 4)
-	} else {
-		x.tick.Reset(reapAfter / 4)
-	}
 	tick := x.tick
 	defer tick.Stop()
 	last, since := it.gate.Load(), time.Now()
