@@ -309,6 +309,7 @@ func (it *Iteration) checkNextTimer(best *timer) {
 // fireTimer fires the earliest effective timer, advancing the clock.
 func (it *Iteration) fireTimer() {
 	t := it.nextTimer()
+	due := t.when
 	if t.when > it.clock {
 		it.clock = t.when
 		if it.x.cfg.Timers != TimersIdle && it.bubble == 0 {
@@ -333,7 +334,7 @@ func (it *Iteration) fireTimer() {
 	case t.g != nil:
 		it.wakeUp(t.g)
 	case t.fire != nil:
-		t.fire(it, it.clock)
+		t.fire(it, due)
 	}
 }
 
@@ -367,8 +368,9 @@ func (g *G) Sleep(d int64, site uint32) {
 // NewTimer starts a timer that fires after d (and then every period, if
 // period > 0). key identifies it for TimerStop and TimerReset (the
 // *time.Timer or *time.Ticker, or nil). ch is the timer's channel, or nil;
-// fire runs when it fires, inside the scheduler, and must not reach a
-// scheduling point.
+// fire runs when it fires, inside the scheduler, with the virtual time it
+// was due (what Go sends on a timer's channel, however late it fired),
+// and must not reach a scheduling point.
 func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func(it *Iteration, now int64), site uint32) *Timer {
 	if g.it.memWatch {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
