@@ -350,6 +350,7 @@ func (it *Iteration) yielded(g *G) {
 func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	it.pt.Kind = kind
 	it.pt.Index = it.points
+	it.pt.Step = it.steps
 	it.pt.Current = 0
 	if g != nil && g.state == gReady {
 		it.pt.Current = g.ID

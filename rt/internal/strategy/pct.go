@@ -3,11 +3,11 @@ package strategy
 // PCT is probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi,
 // Nagarakatte, ASPLOS 2010). Each goroutine gets a random priority when it
 // is first seen; the highest-priority enabled goroutine always runs; at d-1
-// change points, chosen uniformly among the k choice points of an
-// iteration, the goroutine about to run drops to a priority below every
-// initial one. A bug of depth d is then found with probability at least
+// change points, chosen uniformly among the k scheduling points of an
+// iteration (each applied at the first choice point at or after it), the
+// goroutine about to run drops to a priority below every initial one. A bug of depth d is then found with probability at least
 // 1/(n k^(d-1)) per iteration. k is not known in advance: it is learned
-// from schedule 1 (twice its number of choice points), so that every later
+// from schedule 1 (its number of scheduling points), so that every later
 // schedule is a function of the seed and its number alone, whichever
 // process runs it (Independent).
 //
@@ -86,7 +86,7 @@ func (s *PCT) Choose(p *Point) int {
 		return s.rng.intn(p.Len())
 	}
 	i := s.best(p)
-	for s.next < len(s.changes) && s.changes[s.next] <= p.Index {
+	for s.next < len(s.changes) && s.changes[s.next] <= p.Step {
 		// The goroutine about to run at a change point drops below all
 		// initial priorities: d-1, d-2, ... for the successive changes.
 		s.prio[p.At(i).G] = int64(s.depth - 1 - s.next)
@@ -100,17 +100,15 @@ func (s *PCT) Choose(p *Point) int {
 // highest priority runs), O(enabled goroutines) per point, in any order.
 func (s *PCT) Indexed() {}
 
-// End implements Strategy: learn k from schedule 1, doubled. Schedules
-// differ in their number of choice points (a goroutine that runs alone
-// for a while in schedule 1 offers no choices there), and change points
-// drawn only below schedule 1's count never reach the end of a longer
-// schedule: a bug there was never found, whatever the number of
-// schedules. Overestimating k keeps every point reachable at a constant
-// factor of the probability (the paper's bound holds for any k at least
-// the number of points).
+// End implements Strategy: learn k from schedule 1, its number of
+// scheduling points. Steps, not choice points: the paper's k counts the
+// steps of an execution, which change little from one schedule to the
+// next, where the choice points do (a goroutine that runs alone for a
+// while in schedule 1 offers no choices there, and change points drawn
+// below schedule 1's choices never reached the end of a longer schedule).
 func (s *PCT) End(o Outcome) {
 	if s.i == 1 {
-		s.k, s.learned = max(1, 2*o.Points), true
+		s.k, s.learned = max(1, o.Steps), true
 	}
 }
 

@@ -36,6 +36,7 @@ type Option struct {
 type Point struct {
 	Kind    Kind
 	Index   int   // number of earlier choice points in this iteration
+	Step    int   // number of earlier scheduling points, with one option or more
 	Current int32 // goroutine that reached the point (0 if it blocked or exited)
 	Options []Option
 	Set     OptionSet

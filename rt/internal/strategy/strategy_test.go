@@ -9,7 +9,7 @@ import (
 )
 
 func point(kind Kind, index int, gs ...int32) *Point {
-	p := &Point{Kind: kind, Index: index}
+	p := &Point{Kind: kind, Index: index, Step: index}
 	for i, g := range gs {
 		p.Options = append(p.Options, Option{G: g, Case: int32(i)})
 	}
@@ -136,7 +136,7 @@ func TestPCTChangePointsPreempt(t *testing.T) {
 			}
 			prev = c
 		}
-		s.End(Outcome{Points: 10})
+		s.End(Outcome{Points: 10, Steps: 10})
 	}
 	if switched < 100 {
 		t.Errorf("only %d of 200 iterations had a preemption", switched)
