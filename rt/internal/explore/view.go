@@ -81,9 +81,7 @@ func viewEventsOf(f *sched.Finding) ([]view.Event, int) {
 			continue
 		}
 		ve := view.Event{G: e.G, Op: e.Op.String()}
-		if name := f.Objects[e.Obj]; e.Obj != 0 && name != "" {
-			ve.Obj = fmt.Sprintf("%s#%d", name, event.ObjNumber(e.Obj))
-		}
+		ve.Obj = f.ObjectName(e)
 		if e.Site != 0 {
 			pos := site.Pos(e.Site)
 			ve.File, ve.Line = pos.File, pos.Line
