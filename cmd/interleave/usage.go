@@ -246,8 +246,10 @@ Flags:
 	                  extension .html)
 	-replay           replay the schedule to write the page, even when
 	                  FILE holds the page's data
-	-v, -timeout, -tags, -C, -instrument, ... as for interleave replay,
-	                  when view replays
+	-C DIR            as go's -C: FILE, PAGE and a replay are relative
+	                  to DIR
+	-v, -timeout, -tags, -instrument, ... as for interleave replay, when
+	                  view replays
 `
 
 const regressUsage = `usage: interleave regress [flags] FILE [packages]

@@ -193,6 +193,10 @@ func TestViewFromScheduleFileAlone(t *testing.T) {
 	if err := os.RemoveAll(schedules); err != nil {
 		t.Fatal(err)
 	}
+	code, _, stderr = cli(t, "view", "-replay", moved)
+	if code == 0 || !strings.Contains(stderr, "replaying "+moved+"; the replay failed") {
+		t.Errorf("view -replay without the module: exit %d, want a failure that says it replayed:\n%s", code, stderr)
+	}
 	code, stdout, stderr = cli(t, "view", "-out", "page.html", moved)
 	wd, _ := os.Getwd()
 	page := filepath.Join(wd, "page.html")
