@@ -14,7 +14,7 @@ import (
 // schedules practically never do that; the active strategy predicts the
 // bug from its observed runs and pauses the goroutine there.
 
-var activeSites = rt.RegisterFile("active_kernels.go",
+var activeSites = rt.RegisterFile("active_kernels.go", "",
 	1, 1, // 0: write x (fast goroutine)
 	2, 1, // 1: read x (slow goroutine)
 	3, 1, // 2: Lock a

@@ -26,7 +26,7 @@ func TestHaPSetDefaults(t *testing.T) {
 
 // reloadSites are the statements of reloadWindow, as an instrumented
 // file would register them.
-var reloadSites = RegisterFile("reload_window.go",
+var reloadSites = RegisterFile("reload_window.go", "",
 	10, 2, 11, 2, 12, 2, 14, 3, 15, 3, 16, 3, // the reader: check, use
 	20, 2, 21, 2, 22, 2, // serve
 	30, 2, 31, 2, 32, 2, 33, 2, 34, 2, 35, 2, // reload: clear, install

@@ -14,8 +14,17 @@ type Position = site.Position
 // of the first one; the k-th site of the file is the returned value plus k.
 // lineCols holds a line and a column for each site, in order. File is the
 // path of the original (not instrumented) file.
-func RegisterFile(file string, lineCols ...int) Site {
-	return Site(site.Register(file, lineCols...))
+//
+// names says, one line per site, what each operation acts on as the
+// source names it, for reports ("" when no site has a name): an empty
+// line for a site without an operand, or operands separated by tabs (one
+// per case of a select), each a kind ('v' memory, 'l' a lock, 'w' a
+// WaitGroup, 'o' a Once, 'k' a Cond, 'c' a channel, 'm' a sync.Map, 'p'
+// a Pool), a direction ('*' any operation of the site, '<' those that
+// read or receive, '>' those that write or send) and the operand's text,
+// e.g. "l*from.mu" or "c<done\tc>out". Only reports split it.
+func RegisterFile(file, names string, lineCols ...int) Site {
+	return Site(site.Register(file, names, lineCols...))
 }
 
 // SitePosition returns the source position of s.

@@ -32,7 +32,7 @@ var systematicTable = flag.Bool("systematic.table", false, "print the executions
 // textbookSites are the sites of the textbook programs, one a line of a
 // file textbook.go (so that strategies that tell statements apart, such
 // as hapset, see the programs as an instrumented build would show them).
-var textbookSites = RegisterFile("textbook.go", func() []int {
+var textbookSites = RegisterFile("textbook.go", "", func() []int {
 	var lc []int
 	for line := 1; line <= 64; line++ {
 		lc = append(lc, line, 1)

@@ -221,23 +221,35 @@ Flags:
 
 const viewUsage = `usage: interleave view [flags] FILE
 
-View replays the schedule file FILE, as interleave replay does, and writes
-the finding it reproduces as a self-contained HTML page (no network, open
-it in any browser): one lane per goroutine with its events in order and
-their source lines, the two accesses of a data race joined by a line,
-"waits for" arrows between the goroutines of a deadlock, the points where
-the schedule preempted a goroutine that could have gone on, and the source
-around each event. Every finding of interleave test writes its page next
-to its schedule file already ("view:" in the report); this command makes
-one for an older file, or after the source moved.
+View writes the finding of the schedule file FILE as a self-contained HTML
+page (no network, open it in any browser): one lane per goroutine with its
+events in order and their source lines, the two accesses of a data race
+joined by a line, "waits for" arrows between the goroutines of a deadlock,
+the points where the schedule preempted a goroutine that could have gone
+on, and the source around each event. Every finding of interleave test
+writes its page next to its schedule file already ("view:" in the report),
+and puts the page's data, source lines included, into the schedule file:
+view writes the page again from FILE alone, in any directory, without the
+module or the package it came from (a file moved to another machine, a
+page deleted).
 
-It prints the page's path and exits 0, or exits 1 when the replay
+A file written by an older interleave holds no page data: view then
+replays it, as interleave replay does, in the module of its package (-C
+sets the directory), and the replay writes the page of the finding it
+reproduces. -replay does so for any file, to show the source as it is now.
+
+It prints the page's path and exits 0, or exits 1 when a replay
 reproduces no finding.
 
 Flags:
 	-out PAGE         where to write the page (default: FILE with the
 	                  extension .html)
-	-v, -timeout, -tags, -C, -instrument, ... as for interleave replay
+	-replay           replay the schedule to write the page, even when
+	                  FILE holds the page's data
+	-C DIR            as go's -C: FILE, PAGE and a replay are relative
+	                  to DIR
+	-v, -timeout, -tags, -instrument, ... as for interleave replay, when
+	                  view replays
 `
 
 const regressUsage = `usage: interleave regress [flags] FILE [packages]

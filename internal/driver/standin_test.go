@@ -21,7 +21,7 @@ func standIn(fset *token.FileSet, f *ast.File, pkg *types.Package, info *types.I
 		Names: []*ast.Ident{ast.NewIdent("_")},
 		Values: []ast.Expr{&ast.CallExpr{
 			Fun:  &ast.SelectorExpr{X: ast.NewIdent("interleave_rt"), Sel: ast.NewIdent("RegisterFile")},
-			Args: []ast.Expr{&ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(filename)}},
+			Args: []ast.Expr{&ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(filename)}, &ast.BasicLit{Kind: token.STRING, Value: `""`}},
 		}},
 	}}})
 	var buf bytes.Buffer

@@ -171,12 +171,12 @@ func (r *rewriter) mapBuiltin(call *ast.CallExpr, name string) *callRW {
 			r.warnf(call.Pos(), "close left native: %v", err)
 			return nil
 		}
-		return &callRW{call: call, fn: r.rt("Close[" + elem + "]"), keep: true, site: r.site(call.Pos())}
+		return &callRW{call: call, fn: r.rt("Close[" + elem + "]"), keep: true, site: r.site(call.Pos(), operand{chanOperand, anyDir, call.Args[0]})}
 	case "len":
 		if len(call.Args) != 1 || chanElem(r.typeOf(call.Args[0])) == nil {
 			return nil
 		}
-		return &callRW{call: call, fn: r.rt("Len"), keep: true, site: r.site(call.Pos())}
+		return &callRW{call: call, fn: r.rt("Len"), keep: true, site: r.site(call.Pos(), operand{chanOperand, anyDir, call.Args[0]})}
 	case "make":
 		return r.mapMakeChan(call)
 	}
@@ -210,7 +210,7 @@ func (r *rewriter) mapMakeChan(call *ast.CallExpr) *callRW {
 		rw.args = [][]part{{text("0")}}
 		rw.argExprs = []ast.Expr{nil}
 	}
-	rw.site = r.site(call.Pos())
+	rw.site = r.site(call.Pos(), operand{chanOperand, anyDir, r.assignedTo(call)})
 	// make(C) for a named or directional channel type: convert the result.
 	if u, ok := types.Unalias(t).(*types.Chan); !ok || u.Dir() != types.SendRecv {
 		rw.pre = "("
@@ -247,7 +247,11 @@ func (r *rewriter) mapFunc(call *ast.CallExpr, sel *ast.SelectorExpr, fn *types.
 		r.warnf(call.Pos(), "%s.%s left native: %v", fn.Pkg().Name(), fn.Name(), err)
 		return nil
 	}
-	return &callRW{call: call, fn: r.rt(name + targs), keep: true, site: r.site(call.Pos())}
+	var ops []operand
+	if fn.Pkg().Path() == "sync/atomic" && len(call.Args) > 0 {
+		ops = append(ops, operand{memoryOperand, anyDir, call.Args[0]}) // &x: x
+	}
+	return &callRW{call: call, fn: r.rt(name + targs), keep: true, site: r.site(call.Pos(), ops...)}
 }
 
 // instanceArgs returns "[T1, T2]" for a generic function instantiated at
@@ -315,7 +319,7 @@ func (r *rewriter) mapMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel *types
 	}
 	rw := &callRW{call: call, fn: r.rt(ent.rt + targs), recv: recv, recvExpr: f.X, keep: true}
 	if !ent.noSite {
-		rw.site = r.site(call.Pos())
+		rw.site = r.site(call.Pos(), r.methodOperands(ent, f, sel)...)
 	}
 	return rw
 }

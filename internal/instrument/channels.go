@@ -22,7 +22,7 @@ func (r *rewriter) send(s *ast.SendStmt) {
 		r.walk(s.Value)
 		return
 	}
-	r.replace(s, text(r.rt("Send["+elem+"]")+"("), r.spanOf(s.Chan), text(", "), r.spanOf(s.Value), text(", "+r.site(s.Arrow)+")"))
+	r.replace(s, text(r.rt("Send["+elem+"]")+"("), r.spanOf(s.Chan), text(", "), r.spanOf(s.Value), text(", "+r.site(s.Arrow, operand{chanOperand, anyDir, s.Chan})+")"))
 	r.walk(s.Chan)
 	r.walk(s.Value)
 }
@@ -46,7 +46,7 @@ func (r *rewriter) recv(u *ast.UnaryExpr) {
 	if r.recv2[u] {
 		fn = "Recv2"
 	}
-	r.replace(u, text(r.rt(fn+"["+elem+"]")+"("), r.spanOf(u.X), text(", "+r.site(u.OpPos)+")"))
+	r.replace(u, text(r.rt(fn+"["+elem+"]")+"("), r.spanOf(u.X), text(", "+r.site(u.OpPos, operand{chanOperand, anyDir, u.X})+")"))
 	r.walk(u.X)
 }
 
@@ -66,7 +66,8 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 		return
 	}
 	c, ok := r.tmp("Ch"), r.tmp("Ok")
-	recv := r.rt("Recv2["+elem+"]") + "(" + c + ", " + r.site(s.For) + ")"
+	ranged := operand{chanOperand, anyDir, s.X}
+	recv := r.rt("Recv2["+elem+"]") + "(" + c + ", " + r.site(s.For, ranged) + ")"
 	head := []part{text("for " + c + " := "), r.spanOf(s.X), text("; ; { ")}
 	switch {
 	case s.Key == nil || isBlank(s.Key):
@@ -78,7 +79,7 @@ func (r *rewriter) rangeChan(s *ast.RangeStmt) {
 		// is in scope; the loop calls the instantiated receive through f.
 		f := r.tmp("Recv")
 		head = []part{text("for " + f + ", " + c + ", "), r.spanOf(s.Key), text(" := " + r.rt("Recv2["+elem+"]") + ", "), r.spanOf(s.X), text(", *new(" + elem + "); ; { var " + ok + " bool; "),
-			text(s.Key.(*ast.Ident).Name), text(", " + ok + " = " + f + "(" + c + ", " + r.site(s.For) + "); if !" + ok + " { break }; {")}
+			text(s.Key.(*ast.Ident).Name), text(", " + ok + " = " + f + "(" + c + ", " + r.site(s.For, ranged) + "); if !" + ok + " { break }; {")}
 	case s.Tok == token.DEFINE:
 		head = append(head, r.spanOf(s.Key), text(", "+ok+" := "+recv+"; if !"+ok+" { break }; {"))
 	default:

@@ -347,8 +347,12 @@
 //     (`breakpoints.go`, `rt/breakpoint.go`); elsewhere it is left alone with a
 //     warning.
 //   - Each file registers its sites (`var __rtSites_<hash> =
-//     __rt.RegisterFile(file, line, col, ...)`) and every call passes
-//     `__rtSites_<hash>+k`. The runtime is imported as `__rt`.
+//     __rt.RegisterFile(file, operands, line, col, ...)`) and every call
+//     passes `__rtSites_<hash>+k`. The runtime is imported as `__rt`. The
+//     operands, one line a site, name what each operation acts on as the
+//     source writes it (the receiver of a Lock, the channel of a send, the
+//     variable, field or element of an access: `l*from.mu`, `v*st.m[k]`),
+//     so that a report says "Lock on from.mu (Mutex#3)" (sites.go).
 //   - Left as it was, with a warning: cgo files, files with their own line
 //     directives, dot-imported modeled calls, types the file cannot name, and a
 //     few rare forms listed in the package documentation (`doc.go`).

@@ -116,11 +116,12 @@ type rewriter struct {
 	filename string
 	opts     Options
 
-	edits    editSet
-	sites    []int // line, col pairs
-	sitesVar string
-	warnings []Warning
-	ntmp     int
+	edits     editSet
+	sites     []int    // line, col pairs
+	siteNames []string // the operands of each site (operandEntry)
+	sitesVar  string
+	warnings  []Warning
+	ntmp      int
 
 	imports  *importSet
 	recv2    map[*ast.UnaryExpr]bool // receives in comma-ok form
@@ -213,7 +214,7 @@ func (r *rewriter) finish() ([]byte, error) {
 	// The runtime import, and imports of packages named by generated code,
 	// go on the line of the package clause.
 	r.edits.insert(r.off(r.file.Name.End()), r.imports.decls())
-	trailer := fmt.Sprintf("\nvar %s = %s.RegisterFile(%s%s)\n", r.sitesVar, rtAlias, quote(r.filename), r.siteList())
+	trailer := fmt.Sprintf("\nvar %s = %s.RegisterFile(%s, %s%s)\n", r.sitesVar, rtAlias, quote(r.filename), quote(r.nameTable()), r.siteList())
 	if r.locksThreads {
 		trailer += fmt.Sprintf("\nvar _ = %s.LocksThreads()\n", rtAlias)
 	}

@@ -12,14 +12,16 @@ import (
 func (r *rewriter) rangeOver(s *ast.RangeStmt) {
 	switch {
 	case r.rangesMap(s):
-		r.edits.add(r.off(s.X.Pos()), r.off(s.X.End()), text(r.rt("RangeMap")+"("), r.spanOf(s.X), text(", "+r.site(s.For)+")"))
+		site := r.site(s.For, operand{memoryOperand, anyDir, s.X})
+		r.edits.add(r.off(s.X.Pos()), r.off(s.X.End()), text(r.rt("RangeMap")+"("), r.spanOf(s.X), text(", "+site+")"))
 	case r.rangesSlice(s):
 		x := r.spanOf(s.X)
+		site := r.site(s.For, rangeElem(s, s.Key))
 		if _, ok := coreType(r.typeOf(s.X)).(*types.Pointer); ok {
-			r.edits.add(r.off(s.X.Pos()), r.off(s.X.End()), text(r.rt("RangeSlice")+"(("), x, text(")[:], "+r.site(s.For)+")"))
+			r.edits.add(r.off(s.X.Pos()), r.off(s.X.End()), text(r.rt("RangeSlice")+"(("), x, text(")[:], "+site+")"))
 			return
 		}
-		r.edits.add(r.off(s.X.Pos()), r.off(s.X.End()), text(r.rt("RangeSlice")+"("), x, text(", "+r.site(s.For)+")"))
+		r.edits.add(r.off(s.X.Pos()), r.off(s.X.End()), text(r.rt("RangeSlice")+"("), x, text(", "+site+")"))
 	}
 }
 
@@ -143,7 +145,7 @@ func (r *rewriter) instrumentRangeElems(s *ast.RangeStmt) {
 		if r.rangesMap(s) {
 			return
 		}
-		r.edits.insert(r.off(s.Body.Lbrace)+1, " "+r.rt("Read")+"("+id.Name+", "+r.site(s.For)+");")
+		r.edits.insert(r.off(s.Body.Lbrace)+1, " "+r.rt("Read")+"("+id.Name+", "+r.site(s.For, operand{memoryOperand, anyDir, id})+");")
 		return
 	case *types.Slice:
 	case *types.Pointer:
@@ -172,7 +174,21 @@ func (r *rewriter) instrumentRangeElems(s *ast.RangeStmt) {
 			return
 		}
 	}
-	r.edits.insert(r.off(s.Body.Lbrace)+1, " "+r.rt("Read")+"(&"+id.Name+"["+name+"], "+r.site(s.For)+");")
+	r.edits.insert(r.off(s.Body.Lbrace)+1, " "+r.rt("Read")+"(&"+id.Name+"["+name+"], "+r.site(s.For, rangeElem(s, key))+");")
+}
+
+// rangeElem is the operand of what each iteration of the range statement
+// s over a slice or an array reads: s.X[k] for its key variable k, s.X
+// when it has none.
+func rangeElem(s *ast.RangeStmt, key ast.Expr) operand {
+	x := unparen(s.X)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = u.X // range &arr: arr[i]
+	}
+	if k, ok := key.(*ast.Ident); ok && k.Name != "_" {
+		return operand{memoryOperand, anyDir, &ast.IndexExpr{X: x, Index: k}}
+	}
+	return operand{memoryOperand, anyDir, x}
 }
 
 // assignsIn reports whether n assigns to variable v, in whole or in part.

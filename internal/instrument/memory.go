@@ -89,6 +89,15 @@ type access struct {
 	form  string
 	pos   token.Pos
 	early bool // performed before a call of the statement: an operand of the call, or of && or ||
+	// ops names what the access touches, for reports (sites.go): the
+	// location, an element of the map (m[k]), the destination and the
+	// source of a copy.
+	ops []operand
+}
+
+// memOperand is the operand of an access to location e by any operation.
+func memOperand(e ast.Expr) []operand {
+	return []operand{{memoryOperand, anyDir, e}}
 }
 
 // memory instruments the statements of every statement list.
@@ -441,7 +450,7 @@ func (r *rewriter) reportCalls(accs []access, late bool) string {
 		default:
 			fn = a.form
 		}
-		b.WriteString(r.rt(fn) + "(" + a.addr + ", " + r.site(a.pos) + "); ")
+		b.WriteString(r.rt(fn) + "(" + a.addr + ", " + r.site(a.pos, a.ops...) + "); ")
 	}
 	return b.String()
 }
@@ -773,11 +782,17 @@ func (c *collector) reads(es []ast.Expr) {
 
 // add records an access of location e (of the map e when byValue).
 func (c *collector) add(kind accessKind, e ast.Expr, byValue bool) {
+	c.addAs(kind, e, byValue, e)
+}
+
+// addAs records an access of location e (of the map e when byValue) that
+// the source names name (m[k] for the map m).
+func (c *collector) addAs(kind accessKind, e ast.Expr, byValue bool, name ast.Expr) {
 	if !c.hoistable(e) {
 		if c.dry {
 			return
 		}
-		if why := c.wrap(kind, e, byValue); why != "" {
+		if why := c.wrap(kind, e, byValue, name); why != "" {
 			c.r.warnf(e.Pos(), "access to %s not instrumented: %s", types.ExprString(e), why)
 		}
 		return
@@ -797,16 +812,28 @@ func (c *collector) add(kind accessKind, e ast.Expr, byValue bool) {
 	}
 	if i, ok := c.seen[key]; ok {
 		c.accs[i].kind = c.accs[i].kind.merge(kind)
+		c.accs[i].ops = mergeNames(c.accs[i].ops, name, e)
 		return
 	}
 	c.seen[key] = len(c.accs)
-	c.accs = append(c.accs, access{kind: kind, addr: addr, expr: e, byValue: byValue, pos: e.Pos(), early: early})
+	c.accs = append(c.accs, access{kind: kind, addr: addr, expr: e, byValue: byValue, pos: e.Pos(), early: early, ops: memOperand(name)})
 }
 
-// wrap records the access of location e (of the map e when byValue), whose
-// address depends on a value that cannot be computed before the
-// statement, in the wrapper of that value, or returns why it cannot.
-func (c *collector) wrap(kind accessKind, e ast.Expr, byValue bool) string {
+// mergeNames returns the operands of an access to location e, reported
+// once for two expressions: ops, which names it for the first, and name
+// for the second. Two elements of one map (m[i] and m[j]) are the map.
+func mergeNames(ops []operand, name, e ast.Expr) []operand {
+	if len(ops) == 1 && operandText(ops[0].expr) != operandText(name) {
+		return memOperand(e)
+	}
+	return ops
+}
+
+// wrap records the access of location e (of the map e when byValue),
+// named name, whose address depends on a value that cannot be computed
+// before the statement, in the wrapper of that value, or returns why it
+// cannot.
+func (c *collector) wrap(kind accessKind, e ast.Expr, byValue bool, name ast.Expr) string {
 	var b ast.Expr
 	var loc func(v string) string
 	if byValue {
@@ -829,10 +856,11 @@ func (c *collector) wrap(kind accessKind, e ast.Expr, byValue bool) string {
 	for i, a := range w.accs {
 		if a.addr == addr {
 			w.accs[i].kind = a.kind.merge(kind)
+			w.accs[i].ops = mergeNames(a.ops, name, e)
 			return ""
 		}
 	}
-	w.accs = append(w.accs, access{kind: kind, addr: addr, expr: e, byValue: byValue, pos: e.Pos()})
+	w.accs = append(w.accs, access{kind: kind, addr: addr, expr: e, byValue: byValue, pos: e.Pos(), ops: memOperand(name)})
 	return ""
 }
 
@@ -876,6 +904,10 @@ func (c *collector) addCall(kind accessKind, form string, ops, need []ast.Expr, 
 			last = op
 		}
 	}
+	names := memOperand(need[0])
+	if form == "Copy" {
+		names = []operand{{memoryOperand, outDir, need[0]}, {memoryOperand, inDir, need[1]}}
+	}
 	texts := make([]string, len(need))
 	for i, n := range need {
 		switch {
@@ -902,7 +934,7 @@ func (c *collector) addCall(kind accessKind, form string, ops, need []ast.Expr, 
 			return
 		}
 		c.seen[key] = len(c.accs)
-		c.accs = append(c.accs, access{kind: kind, addr: addr, expr: need[0], byValue: true, form: form, pos: pos, early: true})
+		c.accs = append(c.accs, access{kind: kind, addr: addr, expr: need[0], byValue: true, form: form, pos: pos, early: true, ops: names})
 		return
 	}
 	if c.dry {
@@ -925,7 +957,7 @@ func (c *collector) addCall(kind accessKind, form string, ops, need []ast.Expr, 
 			return
 		}
 	}
-	w.accs = append(w.accs, access{kind: kind, addr: addr, expr: need[0], byValue: true, form: form, pos: pos})
+	w.accs = append(w.accs, access{kind: kind, addr: addr, expr: need[0], byValue: true, form: form, pos: pos, ops: names})
 }
 
 // hasEffects reports whether evaluating e may call a function (other than
@@ -1360,7 +1392,7 @@ func (c *collector) index(e *ast.IndexExpr, kind accessKind) {
 	case *types.Map:
 		c.read(e.X)
 		c.read(e.Index)
-		c.add(kind, e.X, true)
+		c.addAs(kind, e.X, true, e)
 	case *types.Slice, *types.Pointer:
 		c.read(e.X)
 		c.read(e.Index)

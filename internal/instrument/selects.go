@@ -46,7 +46,17 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt, label *ast.LabeledStmt) {
 		start = label.Pos()
 		labelText = []part{softSpan(r.off(label.Pos()), r.off(label.Colon)+1), text(" ")}
 	}
-	site := r.site(s.Select)
+	// The events of a select name the channel of the case they run: by
+	// direction, when only one case sends or only one receives.
+	var ops []operand
+	for _, c := range cases {
+		if c.send != nil {
+			ops = append(ops, operand{chanOperand, outDir, c.send.Chan})
+		} else {
+			ops = append(ops, operand{chanOperand, inDir, c.recv.X})
+		}
+	}
+	site := r.site(s.Select, ops...)
 	if len(s.Body.List) == 0 {
 		parts := append(labelText, text("for { "+r.rt("SelectStart")+"("+site+").Do(false) }"))
 		r.edits.add(r.off(start), r.off(s.End()), parts...)

@@ -79,6 +79,9 @@ type methodEntry struct {
 	rt     string
 	noSite bool // the runtime function takes no Site
 	value  bool // the method has a value receiver, passed as a value
+	// kind is the kind of object the receiver is, for the operand of the
+	// site (sites.go); 0 when the site names no operand.
+	kind byte
 }
 
 // methodTable maps "pkgpath.Type.Method" to its replacement. Methods of
@@ -88,34 +91,34 @@ var methodTable = buildMethodTable()
 
 func buildMethodTable() map[string]methodEntry {
 	m := map[string]methodEntry{
-		"sync.Mutex.Lock":    {rt: "Lock"},
-		"sync.Mutex.Unlock":  {rt: "Unlock"},
-		"sync.Mutex.TryLock": {rt: "TryLock"},
+		"sync.Mutex.Lock":    {rt: "Lock", kind: lockOperand},
+		"sync.Mutex.Unlock":  {rt: "Unlock", kind: lockOperand},
+		"sync.Mutex.TryLock": {rt: "TryLock", kind: lockOperand},
 
-		"sync.RWMutex.Lock":     {rt: "RWLock"},
-		"sync.RWMutex.Unlock":   {rt: "RWUnlock"},
-		"sync.RWMutex.TryLock":  {rt: "RWTryLock"},
-		"sync.RWMutex.RLock":    {rt: "RLock"},
-		"sync.RWMutex.RUnlock":  {rt: "RUnlock"},
-		"sync.RWMutex.TryRLock": {rt: "TryRLock"},
+		"sync.RWMutex.Lock":     {rt: "RWLock", kind: lockOperand},
+		"sync.RWMutex.Unlock":   {rt: "RWUnlock", kind: lockOperand},
+		"sync.RWMutex.TryLock":  {rt: "RWTryLock", kind: lockOperand},
+		"sync.RWMutex.RLock":    {rt: "RLock", kind: lockOperand},
+		"sync.RWMutex.RUnlock":  {rt: "RUnlock", kind: lockOperand},
+		"sync.RWMutex.TryRLock": {rt: "TryRLock", kind: lockOperand},
 		"sync.RWMutex.RLocker":  {rt: "RLocker", noSite: true},
 
-		"sync.Locker.Lock":   {rt: "LockerLock"},
-		"sync.Locker.Unlock": {rt: "LockerUnlock"},
+		"sync.Locker.Lock":   {rt: "LockerLock", kind: lockOperand},
+		"sync.Locker.Unlock": {rt: "LockerUnlock", kind: lockOperand},
 
-		"sync.WaitGroup.Add":  {rt: "WGAdd"},
-		"sync.WaitGroup.Done": {rt: "WGDone"},
-		"sync.WaitGroup.Wait": {rt: "WGWait"},
-		"sync.WaitGroup.Go":   {rt: "WGGo"},
+		"sync.WaitGroup.Add":  {rt: "WGAdd", kind: waitGroupOperand},
+		"sync.WaitGroup.Done": {rt: "WGDone", kind: waitGroupOperand},
+		"sync.WaitGroup.Wait": {rt: "WGWait", kind: waitGroupOperand},
+		"sync.WaitGroup.Go":   {rt: "WGGo", kind: waitGroupOperand},
 
-		"sync.Once.Do": {rt: "OnceDo"},
+		"sync.Once.Do": {rt: "OnceDo", kind: onceOperand},
 
-		"sync.Pool.Get": {rt: "PoolGet"},
-		"sync.Pool.Put": {rt: "PoolPut"},
+		"sync.Pool.Get": {rt: "PoolGet", kind: poolOperand},
+		"sync.Pool.Put": {rt: "PoolPut", kind: poolOperand},
 
-		"sync.Cond.Wait":      {rt: "CondWait"},
-		"sync.Cond.Signal":    {rt: "CondSignal"},
-		"sync.Cond.Broadcast": {rt: "CondBroadcast"},
+		"sync.Cond.Wait":      {rt: "CondWait", kind: condOperand},
+		"sync.Cond.Signal":    {rt: "CondSignal", kind: condOperand},
+		"sync.Cond.Broadcast": {rt: "CondBroadcast", kind: condOperand},
 
 		"io.PipeReader.Read":           {rt: "PipeReaderRead"},
 		"io.PipeReader.Close":          {rt: "PipeReaderClose"},
@@ -131,12 +134,12 @@ func buildMethodTable() map[string]methodEntry {
 
 		// On a channel the model holds the values in flight and the
 		// state: reflect must see and change them there.
-		"reflect.Value.Len":     {rt: "ReflectLen", value: true},
-		"reflect.Value.Send":    {rt: "ReflectSend", value: true},
-		"reflect.Value.TrySend": {rt: "ReflectTrySend", value: true},
-		"reflect.Value.Recv":    {rt: "ReflectRecv", value: true},
-		"reflect.Value.TryRecv": {rt: "ReflectTryRecv", value: true},
-		"reflect.Value.Close":   {rt: "ReflectClose", value: true},
+		"reflect.Value.Len":     {rt: "ReflectLen", value: true, kind: chanOperand},
+		"reflect.Value.Send":    {rt: "ReflectSend", value: true, kind: chanOperand},
+		"reflect.Value.TrySend": {rt: "ReflectTrySend", value: true, kind: chanOperand},
+		"reflect.Value.Recv":    {rt: "ReflectRecv", value: true, kind: chanOperand},
+		"reflect.Value.TryRecv": {rt: "ReflectTryRecv", value: true, kind: chanOperand},
+		"reflect.Value.Close":   {rt: "ReflectClose", value: true, kind: chanOperand},
 
 		// A cleanup the program stops is no longer awaited (gc.go).
 		"runtime.Cleanup.Stop": {rt: "CleanupStop", value: true},
@@ -149,16 +152,16 @@ func buildMethodTable() map[string]methodEntry {
 		"os/exec.Cmd.Output": {rt: "CmdOutput"},
 	}
 	for _, op := range []string{"Load", "Store", "LoadOrStore", "LoadAndDelete", "Delete", "Swap", "CompareAndSwap", "CompareAndDelete", "Range", "Clear"} {
-		m["sync.Map."+op] = methodEntry{rt: "Map" + op}
+		m["sync.Map."+op] = methodEntry{rt: "Map" + op, kind: syncMapOperand}
 	}
 	for _, t := range []string{"Int32", "Int64", "Uint32", "Uint64", "Uintptr"} {
 		for _, op := range []string{"Add", "Load", "Store", "Swap", "CompareAndSwap", "And", "Or"} {
-			m["sync/atomic."+t+"."+op] = methodEntry{rt: t + op}
+			m["sync/atomic."+t+"."+op] = methodEntry{rt: t + op, kind: memoryOperand}
 		}
 	}
 	for _, t := range []string{"Bool", "Pointer", "Value"} {
 		for _, op := range []string{"Load", "Store", "Swap", "CompareAndSwap"} {
-			m["sync/atomic."+t+"."+op] = methodEntry{rt: t + op}
+			m["sync/atomic."+t+"."+op] = methodEntry{rt: t + op, kind: memoryOperand}
 		}
 	}
 	return m

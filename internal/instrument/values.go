@@ -63,7 +63,7 @@ func (r *rewriter) methodValue(sel *ast.SelectorExpr) bool {
 	}
 	site := ""
 	if !ent.noSite {
-		site = r.site(pos)
+		site = r.site(pos, r.methodOperands(ent, sel, s)...)
 	}
 	if s.Kind() == types.MethodExpr {
 		// The receiver is the signature's first parameter.

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -40,7 +41,7 @@ func TestSignatureRoundTrip(t *testing.T) {
 func TestScheduleRejects(t *testing.T) {
 	base := `{"format":"interleave-schedule","version":%V,"test":"TestX","strategy":"random","seed":1,"iteration":1,"race":true,"leaks":true,"max_steps":1,"steps":1,"event_hash":"1","choices":[]%S}`
 	for _, c := range []struct{ v, sig, want string }{
-		{"5", "", "version 5 is not supported"},
+		{"6", "", "version 6 is not supported"},
 		{"1", `,"signature":{"events":[{"op":"read","goroutine":1},{"op":"write","goroutine":2}]}`, "signature in a version 1 file"},
 		{"2", `,"signature":{"events":[]}`, "signature has 0 events"},
 		{"2", `,"signature":{"events":[{"op":"","goroutine":1}]}`, "no operation"},
@@ -55,5 +56,37 @@ func TestScheduleRejects(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("version %s %s: got %v, want %q", c.v, c.sig, err, c.want)
 		}
+	}
+}
+
+// TestScheduleViewRoundTrip: the finding's page data goes last, on one
+// line, below the indented fields, and reads back as it was.
+func TestScheduleViewRoundTrip(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.json")
+	s := &Schedule{Test: "TestX", Strategy: "random", Seed: 2, Iteration: 5, Finding: "deadlock", MaxSteps: 100, Steps: 7, EventHash: "abc", Choices: []int{2, 3},
+		View: []byte(`{"test": "TestX",
+  "events": [{"g": 1, "op": "Lock", "obj": "from.mu#3"}]}`)}
+	if err := WriteSchedule(p, s); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	want := `  "view": {"test":"TestX","events":[{"g":1,"op":"Lock","obj":"from.mu#3"}]}`
+	if len(lines) < 3 || lines[len(lines)-2] != want || lines[len(lines)-1] != "}" {
+		t.Errorf("the page data is not the last field, on one line:\n%s", b)
+	}
+	got, err := ReadSchedule(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.View) != want[len(`  "view": `):] {
+		t.Errorf("view read back as %s", got.View)
+	}
+	got.View, s.View = nil, nil
+	if !reflect.DeepEqual(got, s) {
+		t.Errorf("read back %+v, want %+v", got, s)
 	}
 }

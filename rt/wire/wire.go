@@ -473,7 +473,7 @@ func ReadProgress(b []byte) ([]Progress, int, error) {
 // ScheduleFormat and ScheduleVersion identify schedule files.
 const (
 	ScheduleFormat  = "interleave-schedule"
-	ScheduleVersion = 4
+	ScheduleVersion = 5
 )
 
 // Bug signatures (format version 2) follow RegressionMaple (Tsui, Wu,
@@ -575,14 +575,34 @@ type Schedule struct {
 	// Signature is the bug signature (version 2; nil in version 1 files
 	// and when the events could not be told).
 	Signature *Signature `json:"signature,omitempty"`
+	// View is the data of the finding's HTML page, the JSON the page
+	// embeds (package interleave.dev/rt/view's Page), so that
+	// "interleave view FILE" writes the page from the file alone, in any
+	// directory. Absent in files written before it was added, and when
+	// the finding was not written with a page. WriteSchedule writes it
+	// last, on one line.
+	View json.RawMessage `json:"view,omitempty"`
 }
 
-// WriteSchedule writes s to path, creating its directory.
+// WriteSchedule writes s to path. Its fields are indented, one a line,
+// but the page data (View), which is long and for a program to read,
+// goes last on a line of its own.
 func WriteSchedule(path string, s *Schedule) error {
 	s.Format, s.Version = ScheduleFormat, ScheduleVersion
-	b, err := json.MarshalIndent(s, "", "  ")
+	fields := *s
+	fields.View = nil
+	b, err := json.MarshalIndent(&fields, "", "  ")
 	if err != nil {
-		return err
+		return fmt.Errorf("interleave: encoding schedule: %w", err)
+	}
+	if len(s.View) > 0 {
+		var view bytes.Buffer
+		if err := json.Compact(&view, s.View); err != nil {
+			return fmt.Errorf("interleave: encoding schedule: the finding's page: %w", err)
+		}
+		// MarshalIndent ends the object with "\n}".
+		b = append(b[:len(b)-2], ",\n  \"view\": "...)
+		b = append(append(b, view.Bytes()...), "\n}"...)
 	}
 	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("interleave: writing schedule: %w", err)

@@ -57,4 +57,4 @@ func NoCall(w *worker) {
 	__rt.Update(&w.n, __rtSites_c2e0d4cf+22); w.n++
 }
 
-var __rtSites_c2e0d4cf = __rt.RegisterFile("testdata/aftercall.go", 14, 7, 15, 2, 15, 14, 26, 8, 39, 10, 15, 23, 19, 39, 24, 2, 25, 19, 26, 2, 27, 2, 28, 22, 29, 5, 30, 12, 30, 2, 30, 2, 32, 24, 39, 16, 42, 5, 42, 22, 49, 7, 55, 8, 56, 2)
+var __rtSites_c2e0d4cf = __rt.RegisterFile("testdata/aftercall.go", "c*c\n\nc*c\nc*c\nc*c\nv*w.r\nv*w.n\nv*w.r\nv*w.n\nv*w.n\nv*w.n\nv*w.n\nv*w.n\nv*ws[0]\nv*ws[0]\nv*ws[0].n\nv*global\nv*w.n\nv*w.r\nv*w.r\nv*w.n\nv*w.n\nv*w.n", 14, 7, 15, 2, 15, 14, 26, 8, 39, 10, 15, 23, 19, 39, 24, 2, 25, 19, 26, 2, 27, 2, 28, 22, 29, 5, 30, 12, 30, 2, 30, 2, 32, 24, 39, 16, 42, 5, 42, 22, 49, 7, 55, 8, 56, 2)

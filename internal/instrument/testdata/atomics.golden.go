@@ -49,4 +49,4 @@ func Typed(s *stats) {
 	add(2)
 }
 
-var __rtSites_2c06b6ab = __rt.RegisterFile("testdata/atomics.go", 21, 2, 22, 6, 23, 2, 24, 9, 25, 5, 26, 3, 27, 3, 29, 6, 33, 2, 34, 6, 35, 2, 36, 2, 37, 2, 38, 5, 39, 3, 41, 7, 42, 2, 43, 2, 44, 6, 46, 2, 47, 9)
+var __rtSites_2c06b6ab = __rt.RegisterFile("testdata/atomics.go", "v*counter\nv*counter\nv*p\nv*p\nv*p\nv*p\nv*p\nv*ptr\nv*s.hits\nv*s.hits\nv*s.misses\nv*s.misses\nv*s.ready\nv*s.ready\nv*s.cfg\nv*s.cfg\nv*s.cfg\nv*s.any\nv*s.any\nv*local\nv*local", 21, 2, 22, 6, 23, 2, 24, 9, 25, 5, 26, 3, 27, 3, 29, 6, 33, 2, 34, 6, 35, 2, 36, 2, 37, 2, 38, 5, 39, 3, 41, 7, 42, 2, 43, 2, 44, 6, 46, 2, 47, 9)

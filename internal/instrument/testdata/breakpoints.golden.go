@@ -36,7 +36,7 @@ func bad() {
 	//interleave:breakpoints are not this directive
 }
 
-var __rtSites_d3650791 = __rt.RegisterFile("testdata/breakpoints.go", 9, 2, 11, 2, 18, 2, 20, 2, 10, 7, 19, 2, 24, 3, 12, 2, 17, 2, 23, 3)
+var __rtSites_d3650791 = __rt.RegisterFile("testdata/breakpoints.go", "l*mu\nl*mu\nl*mu\nl*mu\nv*n\nv*n\nv*n", 9, 2, 11, 2, 18, 2, 20, 2, 10, 7, 19, 2, 24, 3, 12, 2, 17, 2, 23, 3)
 
 // Warnings:
 //	testdata/breakpoints.go:28:1: breakpoint directive left alone: it is not on a line of its own between two statements of a function body

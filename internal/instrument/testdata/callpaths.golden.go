@@ -44,4 +44,4 @@ func Paths(m map[string]*entry, s []int, arr [4]int, ch chan *entry, e ast.Expr)
 	return f
 }
 
-var __rtSites_222c577d = __rt.RegisterFile("testdata/callpaths.go", 28, 2, 29, 15, 30, 3, 25, 2, 25, 2, 26, 13, 26, 2, 27, 2, 27, 2, 29, 2, 29, 2, 30, 2, 31, 2, 32, 6, 33, 6, 35, 2, 36, 5, 41, 11, 36, 20, 36, 20)
+var __rtSites_222c577d = __rt.RegisterFile("testdata/callpaths.go", "l*get().mu\nc*get().next.c\nc*ch\nv*m[key()].f\nv*m[key()]\nv*s[idx() + 1]\nv*s[idx()]\nv*get().next\nv*get().next.f\nv*get().next\nv*get().next.c\nv*(<-ch).f\nv**new(int)\nv*e.(*ast.SelectorExpr).X\nv*ast.Unparen(e).(*ast.Ident).Name\nv*p[idx()]\nv*get().f\nv*first.f\nv*get().next\nv*get().next.f", 28, 2, 29, 15, 30, 3, 25, 2, 25, 2, 26, 13, 26, 2, 27, 2, 27, 2, 29, 2, 29, 2, 30, 2, 31, 2, 32, 6, 33, 6, 35, 2, 36, 5, 41, 11, 36, 20, 36, 20)

@@ -59,4 +59,4 @@ func Block() {
 	for { __rt.SelectStart(__rtSites_028d2987+28).Do(false) }
 }
 
-var __rtSites_028d2987 = __rt.RegisterFile("testdata/channels.go", 14, 7, 15, 7, 16, 17, 17, 28, 18, 8, 20, 4, 21, 4, 21, 11, 22, 4, 23, 5, 25, 7, 26, 11, 27, 11, 28, 10, 29, 15, 30, 2, 31, 10, 34, 10, 34, 15, 34, 22, 36, 7, 37, 2, 38, 2, 43, 12, 45, 4, 48, 7, 53, 4, 54, 9, 58, 2)
+var __rtSites_028d2987 = __rt.RegisterFile("testdata/channels.go", "c*c\nc*d\nc*e\nc*ro\nc*ps\nc*c\nc*d\nc*c\nc*e\nc*ps\nc*c\nc*c\nc*d\nc*c\nc*c\nc*d\nc*c\nc*c\nc*d\nc*c\nc*ro\nc*c\nc*e\nc*in\nc*out\nc*out\nc*c\nc*c", 14, 7, 15, 7, 16, 17, 17, 28, 18, 8, 20, 4, 21, 4, 21, 11, 22, 4, 23, 5, 25, 7, 26, 11, 27, 11, 28, 10, 29, 15, 30, 2, 31, 10, 34, 10, 34, 15, 34, 22, 36, 7, 37, 2, 38, 2, 43, 12, 45, 4, 48, 7, 53, 4, 54, 9, 58, 2)

@@ -25,4 +25,4 @@ func draws(ctx context.Context, xs []int) int {
 	__rt.Read(&n, __rtSites_49509682+4); return n
 }
 
-var __rtSites_49509682 = __rt.RegisterFile("testdata/determinism.go", 16, 2, 17, 2, 22, 2, 23, 2, 24, 9, 14, 56, 14, 63, 19, 3)
+var __rtSites_49509682 = __rt.RegisterFile("testdata/determinism.go", "v*n\nv*n\nv*n\nv*n\nv*n\nv*xs[j]\nv*xs[i]\nv*n", 16, 2, 17, 2, 22, 2, 23, 2, 24, 9, 14, 56, 14, 63, 19, 3)

@@ -72,4 +72,4 @@ var initValue = func() int {
 	__rt.Read(&initChan, __rtSites_3a3672a4+30); return __rt.Len(initChan, __rtSites_3a3672a4+28)
 }()
 
-var __rtSites_3a3672a4 = __rt.RegisterFile("testdata/edge.go", 18, 2, 19, 8, 20, 10, 22, 2, 27, 2, 28, 8, 33, 4, 33, 7, 34, 9, 34, 3, 35, 2, 36, 12, 37, 14, 39, 9, 43, 14, 46, 15, 49, 11, 49, 27, 53, 2, 54, 2, 54, 5, 55, 2, 59, 4, 60, 2, 61, 2, 64, 9, 67, 16, 70, 11, 71, 9, 70, 2, 71, 13)
+var __rtSites_3a3672a4 = __rt.RegisterFile("testdata/edge.go", "l*b.mu\nl*b.mu\nv*b.val\nv*b.val\nl*l\nl*l\nc*d\nc*d\nc*<-cc\nc*cc\nc>d\tc<<-cc\tc<stdtime.After(timeout)\nc*d\nc*cc\n\nc*d\nc*cc\nc*d\nc*d\nw*p\n\n\nw*p\nc*c\nc*c\nc*c\nc*c\nc*initChan\nc*initChan\nc*initChan\nv*initChan\nv*initChan", 18, 2, 19, 8, 20, 10, 22, 2, 27, 2, 28, 8, 33, 4, 33, 7, 34, 9, 34, 3, 35, 2, 36, 12, 37, 14, 39, 9, 43, 14, 46, 15, 49, 11, 49, 27, 53, 2, 54, 2, 54, 5, 55, 2, 59, 4, 60, 2, 61, 2, 64, 9, 67, 16, 70, 11, 71, 9, 70, 2, 71, 13)

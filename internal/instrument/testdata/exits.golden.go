@@ -31,7 +31,7 @@ func exits(code int, l *log.Logger, args []any) {
 	log.Panic("panics need nothing")
 }
 
-var __rtSites_d26df482 = __rt.RegisterFile("testdata/exits.go", 17, 3, 19, 2, 20, 2, 21, 2, 22, 2, 23, 2, 24, 2, 26, 2, 27, 8, 28, 2, 28, 5, 29, 2)
+var __rtSites_d26df482 = __rt.RegisterFile("testdata/exits.go", "", 17, 3, 19, 2, 20, 2, 21, 2, 22, 2, 23, 2, 24, 2, 26, 2, 27, 8, 28, 2, 28, 5, 29, 2)
 
 // Warnings:
 //	testdata/exits.go:29:2: call with a multi-value argument left native

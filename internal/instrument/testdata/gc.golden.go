@@ -14,4 +14,4 @@ func collect() {
 	__rt.GC(__rtSites_da18ecb9+3)
 }
 
-var __rtSites_da18ecb9 = __rt.RegisterFile("testdata/gc.go", 10, 2, 11, 7, 12, 2, 13, 2)
+var __rtSites_da18ecb9 = __rt.RegisterFile("testdata/gc.go", "", 10, 2, 11, 7, 12, 2, 13, 2)

@@ -58,4 +58,4 @@ func MultiValue(fs []func(int, int)) {
 	__rt.Read(&fs[0], __rtSites_74cdc52e+23); { __rtFn17 := fs[0]; __rtArg18, __rtArg19 := pair(); __rt.Go(func() { __rtFn17(__rtArg18, __rtArg19) }, __rtSites_74cdc52e+19) }
 }
 
-var __rtSites_74cdc52e = __rt.RegisterFile("testdata/goroutines.go", 21, 2, 22, 2, 23, 2, 26, 2, 30, 2, 31, 2, 32, 2, 33, 2, 34, 2, 35, 2, 36, 2, 39, 2, 39, 5, 40, 7, 41, 2, 41, 5, 49, 2, 50, 2, 56, 2, 57, 2, 10, 43, 29, 7, 31, 5, 57, 5)
+var __rtSites_74cdc52e = __rt.RegisterFile("testdata/goroutines.go", "\n\n\n\n\n\n\n\n\n\n\n\nw*wg\nc*c\n\nc*c\n\n\n\n\nv*w.id\nv*fs[0]\nv*fs[next()]\nv*fs[0]", 21, 2, 22, 2, 23, 2, 26, 2, 30, 2, 31, 2, 32, 2, 33, 2, 34, 2, 35, 2, 36, 2, 39, 2, 39, 5, 40, 7, 41, 2, 41, 5, 49, 2, 50, 2, 56, 2, 57, 2, 10, 43, 29, 7, 31, 5, 57, 5)

@@ -51,4 +51,4 @@ func RangeDefine(xs []int, done chan bool) {
 	}
 }
 
-var __rtSites_16c72eab = __rt.RegisterFile("testdata/loopvars.go", 11, 3, 12, 3, 12, 21, 12, 34, 14, 2, 19, 3, 19, 17, 28, 3, 28, 27, 36, 2, 36, 30, 49, 3, 49, 27, 10, 14, 10, 21, 12, 37, 18, 14, 18, 21, 20, 3, 19, 20, 27, 17, 27, 31, 27, 31, 28, 19, 36, 18, 36, 22, 37, 6, 37, 9, 39, 6, 41, 6, 42, 7, 48, 2)
+var __rtSites_16c72eab = __rt.RegisterFile("testdata/loopvars.go", "w*wg\n\nw*wg\nc*q\nw*wg\n\nc*q\n\nc*done\n\nc*done\n\nc*done\nv*i\nv*i\nv*i\nv*i\nv*i\nv*i\nv*i\nv*p\nv*p\nv*p.next\nv*p\nv*i\nv*v\nv*i\nv*v\nv*i\nv*v\nv*v\nv*xs", 11, 3, 12, 3, 12, 21, 12, 34, 14, 2, 19, 3, 19, 17, 28, 3, 28, 27, 36, 2, 36, 30, 49, 3, 49, 27, 10, 14, 10, 21, 12, 37, 18, 14, 18, 21, 20, 3, 19, 20, 27, 17, 27, 31, 27, 31, 28, 19, 36, 18, 36, 22, 37, 6, 37, 9, 39, 6, 41, 6, 42, 7, 48, 2)

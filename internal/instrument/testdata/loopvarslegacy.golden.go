@@ -37,4 +37,4 @@ func Ranges(xs []int, arr [2]string, m map[string]int, s string, c chan int, don
 	}
 }
 
-var __rtSites_25ebe62a = __rt.RegisterFile("testdata/loopvarslegacy.go", 11, 3, 12, 3, 12, 21, 12, 34, 14, 2, 20, 3, 20, 27, 23, 3, 23, 33, 26, 3, 26, 33, 29, 3, 29, 33, 31, 2, 31, 2, 32, 3, 32, 27, 10, 14, 10, 21, 12, 37, 25, 20, 19, 2, 19, 9, 20, 19, 22, 6, 22, 9, 23, 22, 23, 25, 25, 2, 25, 6, 25, 9, 26, 22, 26, 25, 28, 6, 28, 9, 29, 22, 29, 25, 31, 6, 32, 19)
+var __rtSites_25ebe62a = __rt.RegisterFile("testdata/loopvarslegacy.go", "w*wg\n\nw*wg\nc*q\nw*wg\n\nc*done\n\nc*done\n\nc*done\n\nc*done\nc*c\nc*c\n\nc*done\nv*i\nv*i\nv*i\nv*m\nv*xs\nv*v\nv*v\nv*i\nv*v\nv*i\nv*v\nv*m\nv*k\nv*v\nv*k\nv*v\nv*i\nv*r\nv*i\nv*r\nv*v\nv*v", 11, 3, 12, 3, 12, 21, 12, 34, 14, 2, 20, 3, 20, 27, 23, 3, 23, 33, 26, 3, 26, 33, 29, 3, 29, 33, 31, 2, 31, 2, 32, 3, 32, 27, 10, 14, 10, 21, 12, 37, 25, 20, 19, 2, 19, 9, 20, 19, 22, 6, 22, 9, 23, 22, 23, 25, 25, 2, 25, 6, 25, 9, 26, 22, 26, 25, 28, 6, 28, 9, 29, 22, 29, 25, 31, 6, 32, 19)

@@ -37,4 +37,4 @@ func Ranges(xs []int, m map[string]int, p *[3]int, l *list) (n int) {
 	return n
 }
 
-var __rtSites_7a8bd872 = __rt.RegisterFile("testdata/memformslegacy.go", 23, 17, 29, 20, 10, 2, 13, 2, 17, 2, 23, 2, 26, 2)
+var __rtSites_7a8bd872 = __rt.RegisterFile("testdata/memformslegacy.go", "v*m\nv*l.items\nv*xs\nv*xs[i]\nv*xs[i]\nv*m\nv*p", 23, 17, 29, 20, 10, 2, 13, 2, 17, 2, 23, 2, 26, 2)

@@ -70,4 +70,4 @@ func deadlines(c net.Conn, tc *net.TCPConn, w *wrapped, f *os.File) {
 	_ = c.SetDeadline
 }
 
-var __rtSites_48db876e = __rt.RegisterFile("testdata/pipes.go", 26, 12, 27, 2, 29, 3, 39, 8, 40, 5, 44, 2, 45, 2, 46, 10, 52, 8, 55, 12, 63, 7, 32, 10, 42, 2, 56, 5, 57, 5, 64, 4)
+var __rtSites_48db876e = __rt.RegisterFile("testdata/pipes.go", "\n\n\nc*ch\nc*ch\n\n\n\n\n\n\nv*io.Discard\nv*cmd.Stdin\nv*c1\nv*c2\nv*c", 26, 12, 27, 2, 29, 3, 39, 8, 40, 5, 44, 2, 45, 2, 46, 10, 52, 8, 55, 12, 63, 7, 32, 10, 42, 2, 56, 5, 57, 5, 64, 4)

@@ -36,4 +36,4 @@ func Drain[T any](c <-chan T) (n int) {
 	return n
 }
 
-var __rtSites_6196ea0a = __rt.RegisterFile("testdata/rangechan.go", 8, 2, 11, 2, 14, 2, 18, 2, 20, 3, 32, 2)
+var __rtSites_6196ea0a = __rt.RegisterFile("testdata/rangechan.go", "c*c\nc*c\nc*c\nc*items\nc*c\nc*c", 8, 2, 11, 2, 14, 2, 18, 2, 20, 3, 32, 2)

@@ -27,4 +27,4 @@ func Shadowing(queue chan callbackCh) {
 	}}
 }
 
-var __rtSites_5115e78b = __rt.RegisterFile("testdata/rangelegacy.go", 11, 2, 11, 2, 23, 2, 23, 2, 24, 8, 11, 6, 12, 8, 12, 40, 14, 2)
+var __rtSites_5115e78b = __rt.RegisterFile("testdata/rangelegacy.go", "c*c\nc*c\nc*queue\nc*queue\nc*callbackCh\nv*v\nv*fs\nv*v\nv*fs", 11, 2, 11, 2, 23, 2, 23, 2, 24, 8, 11, 6, 12, 8, 12, 40, 14, 2)

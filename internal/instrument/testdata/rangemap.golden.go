@@ -44,4 +44,4 @@ func Generic[M ~map[K]V, K comparable, V any](m M) int {
 	return n
 }
 
-var __rtSites_7f1857a4 = __rt.RegisterFile("testdata/rangemap.go", 10, 2, 20, 2, 21, 3, 33, 2, 11, 8, 40, 12, 40, 2)
+var __rtSites_7f1857a4 = __rt.RegisterFile("testdata/rangemap.go", "v*m\nv*s\nv*s\nv*m\nv*ks\nv*m\nv*m", 10, 2, 20, 2, 21, 3, 33, 2, 11, 8, 40, 12, 40, 2)

@@ -13,4 +13,4 @@ func Sum(m map[string]int) int {
 	return sum
 }
 
-var __rtSites_3c4d0bad = __rt.RegisterFile("testdata/rangemaplegacy.go", 9, 20, 9, 2)
+var __rtSites_3c4d0bad = __rt.RegisterFile("testdata/rangemaplegacy.go", "v*m\nv*m", 9, 20, 9, 2)

@@ -24,4 +24,4 @@ func ops(c chan int, p *reflect.Value, h holder) {
 	_ = __rt.ReflectLen(reflect.ValueOf("abc"), __rtSites_8b353172+10)
 }
 
-var __rtSites_8b353172 = __rt.RegisterFile("testdata/reflectchan.go", 10, 6, 11, 6, 12, 6, 13, 6, 15, 2, 16, 6, 17, 11, 19, 10, 20, 26, 22, 2, 23, 6, 12, 8)
+var __rtSites_8b353172 = __rt.RegisterFile("testdata/reflectchan.go", "c*v\nc*reflect.ValueOf(c)\nc*p\nc*h.Value\nc*v\nc*v\nc*v\nc*v\n\nc*v\nc*reflect.ValueOf(\"abc\")\nv*p", 10, 6, 11, 6, 12, 6, 13, 6, 15, 2, 16, 6, 17, 11, 19, 10, 20, 26, 22, 2, 23, 6, 12, 8)

@@ -71,4 +71,4 @@ func Forever() {
 	for { __rt.SelectStart(__rtSites_2e5005ea+9).Do(false) }
 }
 
-var __rtSites_2e5005ea = __rt.RegisterFile("testdata/selects.go", 7, 44, 7, 60, 12, 2, 28, 2, 37, 3, 46, 2, 48, 3, 55, 2, 62, 2, 71, 2)
+var __rtSites_2e5005ea = __rt.RegisterFile("testdata/selects.go", "\n\nc<a\tc<b\tc>b\tc<done\tc>flags\tc>flags\nc<a\tc<b\tc<a\nc<done\tc>a\nc<(func() chan int literal)()\nc>c1\nc<a\tc<b\nc<a\tc<b", 7, 44, 7, 60, 12, 2, 28, 2, 37, 3, 46, 2, 48, 3, 55, 2, 62, 2, 71, 2)

@@ -101,4 +101,4 @@ func TestHelperLibrary(t *testing.T) { __rt.Test(t, func(t *testing.T) {
 	__rt.ReadRecv(l, "Logf", __rtSites_633c6020+7); __rt.ILogf(l, "%d", args...)
 })}
 
-var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", 40, 10, 41, 2, 41, 19, 42, 2, 85, 5, 87, 6, 94, 52, 100, 4, 60, 6)
+var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", "c*done\n\nc*done\nc*done\nv*t\nv*f\nv*l\nv*l", 40, 10, 41, 2, 41, 19, 42, 2, 85, 5, 87, 6, 94, 52, 100, 4, 60, 6)

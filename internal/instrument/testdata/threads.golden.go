@@ -14,6 +14,6 @@ func Pinned(f func()) {
 
 var lock = runtime.LockOSThread
 
-var __rtSites_0290d926 = __rt.RegisterFile("testdata/threads.go", 8, 2)
+var __rtSites_0290d926 = __rt.RegisterFile("testdata/threads.go", "", 8, 2)
 
 var _ = __rt.LocksThreads()

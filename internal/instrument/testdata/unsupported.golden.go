@@ -28,7 +28,7 @@ again:
 	_ = g
 }
 
-var __rtSites_d92ff698 = __rt.RegisterFile("testdata/unsupported.go", 16, 2)
+var __rtSites_d92ff698 = __rt.RegisterFile("testdata/unsupported.go", "c<c", 16, 2)
 
 // Warnings:
 //	testdata/unsupported.go:12:2: time.Sleep called through a dot import is not instrumented

@@ -45,17 +45,20 @@
 //
 // # The finding's page
 //
-// (`view.go`, `rt/internal/view`). With the
+// (`view.go`, `rt/view`). With the
 // schedule file, `rt.Explore` writes `<schedule>.html`: the finding's
 // goroutines, the last 2,000 events of its trace with their source lines
 // (read from the original files), the race's two accesses, the goroutine
 // holding the lock each blocked goroutine waits for (`WaitsFor`), and the
 // events the schedule ran while the goroutine before them could have gone
 // on (the iteration notes them at its choice points, `Finding.Preempts`),
-// as JSON in a page whose script lays out lanes and arrows. `interleave
-// view FILE` replays a schedule with `wire.Config.View` set, and the replay
-// writes the page. docs/view.md shows it; a test loads it in headless
-// Chromium.
+// as JSON in a page whose script lays out lanes and arrows. The schedule
+// file carries the same JSON (`wire.Schedule.View`, bounded: source lines
+// cut at 240 bytes and 256 KiB in all, the report at 64 KiB), from which
+// `interleave view FILE` writes the page in any directory; for a file
+// without it, it replays the schedule with `wire.Config.View` set, and the
+// replay writes the page. docs/view.md shows it; a test loads it in
+// headless Chromium.
 // `-workers N` runs a test's exploration in N processes, `-shard K/N` on N
 // machines, with a result that does not depend on N (docs/scale.md).
 // random and pct share schedule numbers, dfs and pcb subtrees of their

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -399,7 +400,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 			rep.Schedule.Signature = signature(scfg, res, f, opts, rep.Schedule, p.body)
 		}
 		if opts.ScheduleDir != "-" {
-			rep.Path, err = writeSchedule(opts.ScheduleDir, rep.Schedule)
+			rep.Path, err = schedulePath(opts.ScheduleDir, rep.Schedule)
 			if err != nil {
 				return rep, err
 			}
@@ -412,8 +413,19 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		if rep.Confirms != "" {
 			rep.Text = strings.Replace(rep.Text, "\n", "\n"+rep.Confirms+"\n", 1)
 		}
+		// The schedule file carries the page's data, so that the page can
+		// be written again from the file alone.
+		page := pageOf(rep, f)
+		if rep.Path != "" {
+			if rep.Schedule.View, err = json.Marshal(page); err != nil {
+				return rep, fmt.Errorf("interleave: encoding the page of the finding: %w", err)
+			}
+			if err := wire.WriteSchedule(rep.Path, rep.Schedule); err != nil {
+				return rep, err
+			}
+		}
 		if rep.View != "" {
-			if err := writeView(rep.View, rep, f); err != nil {
+			if err := writeView(rep.View, page); err != nil {
 				return rep, err
 			}
 		}
@@ -503,7 +515,9 @@ func removeFinding(path string) {
 	}
 }
 
-func writeSchedule(dir string, s *wire.Schedule) (string, error) {
+// schedulePath returns the path of the file of schedule s in directory
+// dir (a temporary directory's when ""), which it creates.
+func schedulePath(dir string, s *wire.Schedule) (string, error) {
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "interleave-schedules")
 	}
@@ -515,7 +529,7 @@ func writeSchedule(dir string, s *wire.Schedule) (string, error) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	return path, wire.WriteSchedule(path, s)
+	return path, nil
 }
 
 func render(rep *Report, f *sched.Finding) string {

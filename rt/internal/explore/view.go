@@ -4,27 +4,37 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/site"
-	"interleave.dev/rt/internal/view"
+	"interleave.dev/rt/view"
 )
 
 // The page shows at most viewEvents events (the last ones) and reads at
-// most viewFiles source files, each up to viewFileBytes.
+// most viewFiles source files, each up to viewFileBytes. The schedule file
+// carries the page's data too, so what it keeps is bounded: source lines
+// cut at viewLineBytes, viewSourceBytes of them in all, and the report's
+// text cut at viewReportBytes (a test log alone can be 1 MiB; the test's
+// output has the whole report). A page's data is then at most about half
+// a MiB, most of it the events.
 const (
-	viewEvents    = 2000
-	viewFiles     = 200
-	viewFileBytes = 4 << 20
+	viewEvents      = 2000
+	viewFiles       = 200
+	viewFileBytes   = 4 << 20
+	viewLineBytes   = 240
+	viewSourceBytes = 256 << 10
+	viewReportBytes = 64 << 10
 )
 
-// writeView writes the HTML page of finding f of rep to path.
-func writeView(path string, rep *Report, f *sched.Finding) error {
+// pageOf returns the page of finding f of rep.
+func pageOf(rep *Report, f *sched.Finding) *view.Page {
 	p := &view.Page{
-		Test: rep.Test, Kind: f.Kind, Message: f.Message, Schedule: rep.Path, Report: rep.Text,
+		Test: rep.Test, Kind: f.Kind, Message: f.Message, Schedule: rep.Path, Report: cut(rep.Text, viewReportBytes, "\n(the report is cut here: the test's output has all of it)\n"),
 		Sources: make(map[string]map[string]string),
 	}
 	for _, g := range f.Goroutines {
@@ -39,6 +49,11 @@ func writeView(path string, rep *Report, f *sched.Finding) error {
 	}
 	p.Events, p.Dropped = viewEventsOf(f)
 	readSources(p)
+	return p
+}
+
+// writeView writes page p to path.
+func writeView(path string, p *view.Page) error {
 	page, err := view.Render(p)
 	if err != nil {
 		return err
@@ -47,6 +62,18 @@ func writeView(path string, rep *Report, f *sched.Finding) error {
 		return fmt.Errorf("interleave: writing the page of the finding: %w", err)
 	}
 	return nil
+}
+
+// cut returns s, or its first n bytes (at a character's start) followed by
+// more when it is longer.
+func cut(s string, n int, more string) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + more
 }
 
 // viewEventsOf returns the events of f's trace the page shows (not the
@@ -81,9 +108,7 @@ func viewEventsOf(f *sched.Finding) ([]view.Event, int) {
 			continue
 		}
 		ve := view.Event{G: e.G, Op: e.Op.String()}
-		if name := f.Objects[e.Obj]; e.Obj != 0 && name != "" {
-			ve.Obj = fmt.Sprintf("%s#%d", name, event.ObjNumber(e.Obj))
-		}
+		ve.Obj = f.ObjectName(e)
 		if e.Site != 0 {
 			pos := site.Pos(e.Site)
 			ve.File, ve.Line = pos.File, pos.Line
@@ -106,8 +131,8 @@ func viewEventsOf(f *sched.Finding) ([]view.Event, int) {
 	return out, dropped
 }
 
-// readSources adds to p the source lines around its events and goroutines'
-// positions.
+// readSources adds to p the source lines around its events, within the
+// bounds above.
 func readSources(p *view.Page) {
 	want := make(map[string]map[int]bool)
 	add := func(file string, line int) {
@@ -127,7 +152,13 @@ func readSources(p *view.Page) {
 	for _, e := range p.Events {
 		add(e.File, e.Line)
 	}
-	for file, lines := range want {
+	files := make([]string, 0, len(want))
+	for file := range want {
+		files = append(files, file)
+	}
+	slices.Sort(files) // which lines the bound keeps does not depend on map order
+	budget := viewSourceBytes
+	for _, file := range files {
 		f, err := os.Open(file)
 		if err != nil {
 			continue
@@ -135,9 +166,11 @@ func readSources(p *view.Page) {
 		src := make(map[string]string)
 		sc := bufio.NewScanner(f)
 		sc.Buffer(nil, viewFileBytes)
-		for n := 1; sc.Scan(); n++ {
-			if lines[n] {
-				src[strconv.Itoa(n)] = strings.TrimRight(sc.Text(), "\r")
+		for n := 1; sc.Scan() && budget > 0; n++ {
+			if want[file][n] {
+				l := cut(strings.TrimRight(sc.Text(), "\r"), viewLineBytes, "…")
+				src[strconv.Itoa(n)] = l
+				budget -= len(l)
 			}
 		}
 		f.Close()

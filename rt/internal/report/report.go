@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/sched"
@@ -26,6 +27,10 @@ type Positions func(site uint32) string
 
 // traceShown is how many events of the interleaving the report lists.
 const traceShown = 40
+
+// traceWidth is the least width of the column of operations in the
+// interleaving; a longer one widens the column for every line.
+const traceWidth = 28
 
 // Render returns the report of f.
 func Render(h Header, f *sched.Finding, pos Positions) string {
@@ -78,7 +83,7 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	}
 	if len(f.Trace) > 0 {
 		b.WriteString("\n")
-		writeTrace(&b, f.Trace, f.TraceDropped, f.Objects, pos)
+		writeTrace(&b, f, pos)
 	}
 	if h.Path != "" {
 		fmt.Fprintf(&b, "\nschedule: %s\nreplay: interleave replay %s\n", h.Path, h.Path)
@@ -92,35 +97,44 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	return b.String()
 }
 
-func writeTrace(b *strings.Builder, trace []event.Event, dropped int, objects map[int32]string, pos Positions) {
+// writeTrace lists the last events of f's trace, one a line: the
+// goroutine, the operation and its object as the source names it
+// ("Lock from.mu#3"), and where, in aligned columns.
+func writeTrace(b *strings.Builder, f *sched.Finding, pos Positions) {
 	var shown []event.Event
-	for _, e := range trace {
+	for _, e := range f.Trace {
 		if e.Op == event.OpStart || e.Op == event.OpResume {
 			continue
 		}
 		shown = append(shown, e)
 	}
 	skip := 0
-	if len(shown) > traceShown || dropped > 0 {
+	if len(shown) > traceShown || f.TraceDropped > 0 {
 		skip = max(len(shown)-traceShown, 0)
-		fmt.Fprintf(b, "interleaving (last %d of %d events):\n", len(shown)-skip, len(shown)+dropped)
+		fmt.Fprintf(b, "interleaving (last %d of %d events):\n", len(shown)-skip, len(shown)+f.TraceDropped)
 	} else {
 		fmt.Fprintf(b, "interleaving (%d events):\n", len(shown))
 	}
-	for _, e := range shown[skip:] {
+	whats := make([]string, len(shown)-skip)
+	width := traceWidth
+	for i, e := range shown[skip:] {
+		whats[i] = e.Op.String()
+		if name := f.ObjectName(e); name != "" {
+			whats[i] += " " + name
+		}
+		width = max(width, utf8.RuneCountInString(whats[i]))
+	}
+	for i, e := range shown[skip:] {
 		who := fmt.Sprintf("g%d", e.G)
 		if e.G == 0 {
 			who = "timer"
-		}
-		what := e.Op.String()
-		if name := objects[e.Obj]; e.Obj != 0 && name != "" {
-			what += fmt.Sprintf(" %s#%d", name, event.ObjNumber(e.Obj))
 		}
 		at := ""
 		if e.Site != 0 {
 			at = pos(e.Site)
 		}
-		fmt.Fprintf(b, "    %-6s %-28s %s\n", who, what, at)
+		line := fmt.Sprintf("    %-6s %s%s %s", who, whats[i], strings.Repeat(" ", width-utf8.RuneCountInString(whats[i])), at)
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 }
 

@@ -1,11 +1,13 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"interleave.dev/rt/internal/event"
 	"interleave.dev/rt/internal/sched"
+	"interleave.dev/rt/internal/site"
 )
 
 const stack = `goroutine 7 [running]:
@@ -57,5 +59,41 @@ func TestRenderDeadlock(t *testing.T) {
 	}
 	if strings.Contains(got, "start") && strings.Contains(got, "g2     start") {
 		t.Errorf("invisible start events are listed:\n%s", got)
+	}
+}
+
+// TestRenderTraceNames: the interleaving names each event's object as the
+// source does at the event's site, its number kept ("Lock from.mu#3"), by
+// its kind where the site names nothing, and widens its column of
+// operations for a long name, every line alike.
+func TestRenderTraceNames(t *testing.T) {
+	base := site.Register("bank.go", "l*from.mu\nv*accounts[from].pending.balance\n\nk*c", 27, 2, 31, 2, 40, 2, 50, 2)
+	f := &sched.Finding{
+		Kind:    sched.KindDeadlock,
+		Message: "all goroutines are blocked (1, 2) and no timer is pending",
+		Objects: map[int32]string{3: "Mutex", -1: "variable", 5: "Cond", 6: "Mutex"},
+		Trace: []event.Event{
+			{G: 1, Op: event.OpLock, Obj: 3, Site: base},
+			{G: 2, Op: event.OpWrite, Obj: -1, Site: base + 1},
+			{G: 2, Op: event.OpLock, Obj: 3, Site: base + 2}, // a site without a name
+			{G: 2, Op: event.OpCondWait, Obj: 5, Site: base + 3},
+			{G: 2, Op: event.OpUnlock, Obj: 6, Site: base + 3}, // Cond.Wait releases c.L
+		},
+	}
+	pos := func(s uint32) string {
+		p := site.Pos(s)
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	got := Render(Header{Schedules: 1, Strategy: "dfs", Seed: 1}, f, pos)
+	for _, want := range []string{
+		"    g1     Lock from.mu#3                         bank.go:27\n",
+		"    g2     write accounts[from].pending.balance#1 bank.go:31\n",
+		"    g2     Lock Mutex#3                           bank.go:40\n",
+		"    g2     Cond.Wait c#5                          bank.go:50\n",
+		"    g2     Unlock c.L#6                           bank.go:50\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
 	}
 }

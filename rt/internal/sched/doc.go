@@ -297,6 +297,12 @@
 // memory, except the descriptors of exited goroutines, which the iteration
 // keeps until its end.
 //
+// A finding names its objects as the source does at the site of the event
+// it describes (names.go): a blocked goroutine waits "in Lock on from.mu
+// (Mutex#3)", a race is a "read of c.n (variable#12)", and
+// Finding.ObjectName gives "from.mu#3" for an event of the trace; where
+// the site names nothing, the kind and number alone.
+//
 // # Iteration end
 //
 // The explorer (the real test goroutine) waits for the

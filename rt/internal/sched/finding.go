@@ -55,7 +55,9 @@ type Finding struct {
 	// Preempts are the indices in Trace (plus TraceDropped) of the events
 	// the schedule ran while the goroutine before them could have gone on.
 	Preempts []int
-	Objects  map[int32]string // object number in events -> kind ("Mutex", "channel", ...)
+	// Objects maps the object numbers of Trace's events to their kinds
+	// ("Mutex", "channel", ...); ObjectName names an event's object.
+	Objects map[int32]string
 	// EarlyTimers are the timers the schedule fired while goroutines could
 	// still run.
 	EarlyTimers []EarlyTimer
@@ -133,18 +135,21 @@ func (it *Iteration) info(g *G) GoroutineInfo {
 	case g.state == gBlocked:
 		what := g.blockOp.String()
 		if g.blockObj != nil {
-			what += " on " + describe(g.blockObj)
+			what += " on " + describe(g.blockObj, g.blockSite, g.blockOp)
 		} else if g.blockOp == event.OpSend || g.blockOp == event.OpRecv {
 			what += " on nil channel"
 		} else if g.blockOp == event.OpSelect {
 			what = "select"
+			if names := selectNames(g.blockSite); names != "" {
+				what += " on " + names
+			}
 		}
 		gi.Status, gi.Site = "blocked in "+what, g.blockSite
 		gi.WaitsFor = lockOwner(g.blockObj)
 	case g.state == gReady && g.pending.Op == event.OpStart:
 		gi.Status = "not started"
 	case g.state == gReady && g.pendObj != nil:
-		what := g.pending.Op.String() + " on " + describe(g.pendObj)
+		what := g.pending.Op.String() + " on " + describe(g.pendObj, g.pending.Site, g.pending.Op)
 		if it.enabled(g) {
 			gi.Status = "about to " + what
 		} else {
@@ -167,10 +172,15 @@ func lockOwner(o *object) int32 {
 	return 0
 }
 
-// describe names an object for a report: its kind and number, and who
-// holds it when it is a held lock.
-func describe(o *object) string {
-	s := fmt.Sprintf("%s#%d", kindNames[o.kind], event.ObjNumber(o.eid))
+// describe names object o, which op acts on at site, for a report: as
+// the source names it there, with its kind and number ("from.mu
+// (Mutex#3)"), or by its kind and number alone, and who holds it when it
+// is a held lock.
+func describe(o *object, site uint32, op event.Op) string {
+	s := objLabel(o)
+	if name := sourceName(site, op, o.kind); name != "" {
+		s = name + " (" + s + ")"
+	}
 	switch {
 	case o.owner != 0 && (o.kind == kindMutex || o.kind == kindRWMutex):
 		s += fmt.Sprintf(" held by goroutine %d", o.owner)
@@ -302,8 +312,15 @@ func (it *Iteration) testFailure() *Finding {
 	return &Finding{Kind: KindTestFailure, Message: msg, Logs: it.logs}
 }
 
+// raceFinding describes race r: what each access did, to what, as the
+// source names it at the access's site ("read of c.n (variable#12) by
+// goroutine 1 races with earlier write of c.n by goroutine 2"), and
+// where.
 func (it *Iteration) raceFinding(r *race.Race) *Finding {
 	f := &Finding{Kind: KindRace, Race: r}
+	// verb says what an access did, and op which operation it was, for
+	// the name its site gives the object; of goes before the name (send
+	// takes "on").
 	verb := func(a race.Access) string {
 		v := "read"
 		if a.Write {
@@ -314,8 +331,20 @@ func (it *Iteration) raceFinding(r *race.Race) *Finding {
 		}
 		return v
 	}
-	if o := it.objectByID(r.Var); o != nil {
-		f.RaceObject = fmt.Sprintf("%s at %p", kindNames[o.kind], o.addr)
+	op := func(a race.Access) event.Op {
+		switch {
+		case a.Write && a.Atomic:
+			return event.OpAtomicStore
+		case a.Write:
+			return event.OpWrite
+		case a.Atomic:
+			return event.OpAtomicLoad
+		}
+		return event.OpRead
+	}
+	of := " of "
+	o := it.objectByID(r.Var)
+	if o != nil {
 		switch {
 		case o.kind == kindChan:
 			verb = func(a race.Access) string {
@@ -323,6 +352,12 @@ func (it *Iteration) raceFinding(r *race.Race) *Finding {
 					return "close"
 				}
 				return "send"
+			}
+			op = func(a race.Access) event.Op {
+				if a.Write {
+					return event.OpClose
+				}
+				return event.OpSend
 			}
 		case o.kind == kindWaitGroup && r.Var == o.id2:
 			// The WaitGroup's semaphore: Wait writes it, an Add from
@@ -333,12 +368,47 @@ func (it *Iteration) raceFinding(r *race.Race) *Finding {
 				}
 				return "Add from zero"
 			}
+			op = func(a race.Access) event.Op {
+				if a.Write {
+					return event.OpWGWait
+				}
+				return event.OpWGAdd
+			}
+			of = " on "
 		}
 	}
-	f.Message = fmt.Sprintf("%s by goroutine %d races with earlier %s by goroutine %d", verb(r.Cur), r.Cur.G, verb(r.Prev), r.Prev.G)
+	name := func(a race.Access) string {
+		if o == nil {
+			return ""
+		}
+		return sourceName(a.Site, op(a), o.kind)
+	}
+	what := func(a race.Access) string {
+		v := verb(a)
+		if n := name(a); n != "" {
+			if v == "send" {
+				return v + " on " + n
+			}
+			return v + of + n
+		}
+		return v
+	}
+	cur := what(r.Cur)
+	if o != nil {
+		named := name(r.Cur)
+		if named == "" {
+			named = name(r.Prev)
+		}
+		f.RaceObject = fmt.Sprintf("%s at %p", objLabel(o), o.addr)
+		if named != "" {
+			cur += " (" + objLabel(o) + ")"
+			f.RaceObject = fmt.Sprintf("%s (%s at %p)", named, objLabel(o), o.addr)
+		}
+	}
+	f.Message = fmt.Sprintf("%s by goroutine %d races with earlier %s by goroutine %d", cur, r.Cur.G, what(r.Prev), r.Prev.G)
 	for i, a := range []race.Access{r.Cur, r.Prev} {
 		g := it.gs[a.G-1]
-		gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Site: a.Site, Status: verb(a), NoStack: i == 1}
+		gi := GoroutineInfo{ID: g.ID, Main: g == it.main, SpawnSite: g.spawnSite, Site: a.Site, Status: what(a), NoStack: i == 1}
 		if i == 1 {
 			gi.Status = "earlier " + gi.Status
 		}

@@ -5,6 +5,11 @@
 // schedule preempted a goroutine that could have gone on, and the source
 // around each event. The page needs no network and no build step: its data
 // is JSON inside the page and a short script lays it out.
+//
+// The test binary makes the page of a finding, and puts the same data in
+// the finding's schedule file (wire.Schedule.View), from which
+// "interleave view FILE" renders the page again, anywhere: the package is
+// not internal so that the command can.
 package view
 
 import (
