@@ -44,6 +44,7 @@ type G struct {
 	hidx     int       // its index in set.heap
 	yieldAt  int       // switches+1 at the time it yielded
 	polls    [2]uint32 // sites+1 of its last failed polls (pollFailed)
+	polledAt int       // switches+1 at the time it polled once (pollFailed)
 	abort    bool      // unwinding at the end of its iteration
 	adopted  bool      // started by code the tool does not control (adopt.go)
 	watcher  bool      // started by the standard library's model for the program (GoWatcher)

@@ -315,6 +315,7 @@ func (it *Iteration) fair() {
 		}
 	}
 	if others == 0 || keep == len(it.opts) {
+		it.pollerLast()
 		return
 	}
 	n := 0
@@ -325,6 +326,34 @@ func (it *Iteration) fair() {
 		}
 	}
 	it.opts = it.opts[:n]
+	it.pollerLast()
+}
+
+// pollerLast moves a goroutine that polled once since the last switch
+// after the other goroutines of a listed choice (before the timer): it may
+// go on, as natively, but a systematic search tries the others first,
+// where a check-then-act after a poll goes wrong.
+func (it *Iteration) pollerLast() {
+	p := -1
+	for i, o := range it.opts {
+		if o.G != 0 && it.gs[o.G-1].polledAt == it.switches+1 {
+			p = i
+			break
+		}
+	}
+	if p < 0 {
+		return
+	}
+	end := len(it.opts)
+	for end > 0 && it.opts[end-1].G == 0 {
+		end--
+	}
+	if p >= end-1 {
+		return
+	}
+	o := it.opts[p]
+	copy(it.opts[p:end-1], it.opts[p+1:end])
+	it.opts[end-1] = o
 }
 
 // yielded marks g as having yielded: it is passed over at the next choice
