@@ -101,31 +101,26 @@ func TestHBCloseBeforeReceiveThatSeesIt(t *testing.T) {
 }
 
 func TestHBSendToWaitingReceiverOfBufferedChannel(t *testing.T) {
-	// The receiver waits on the empty buffered channel before the value
-	// comes (the sender sleeps first): the value goes straight to it, and
-	// still only the send is ordered before the receive, as through the
-	// buffer. The receiver's write before its receive races with the
-	// sender's read after its send (go test -race reports it).
-	if k := raceOf(t, func() {
-		c := rt.MakeChan[int](3, 0)
-		x := 0
-		var wg sync.WaitGroup
-		rt.WGGo(&wg, func() { rt.Sleep(time.Millisecond, 0); rt.Send(c, 1, 0); rt.Read(&x, 0); _ = x }, 0)
-		rt.WGGo(&wg, func() { rt.Write(&x, 0); x = 1; rt.Recv(c, 0) }, 0)
-		rt.WGWait(&wg, 0)
-	}); k != "data race" {
-		t.Errorf("got %q, want a data race", k)
-	}
-	// On an unbuffered channel the receive is ordered before the send
+	// The receiver waits on the empty channel before the value comes (the
+	// sender sleeps first): the value goes straight to it. On a buffered
+	// channel only the send is still ordered before the receive, as
+	// through the buffer: the receiver's write before its receive races
+	// with the sender's read after its send (go test -race reports it).
+	// On an unbuffered one the receive is ordered before the send
 	// completes too: no race.
-	if k := raceOf(t, func() {
-		c := rt.MakeChan[int](0, 0)
-		x := 0
-		var wg sync.WaitGroup
-		rt.WGGo(&wg, func() { rt.Sleep(time.Millisecond, 0); rt.Send(c, 1, 0); rt.Read(&x, 0); _ = x }, 0)
-		rt.WGGo(&wg, func() { rt.Write(&x, 0); x = 1; rt.Recv(c, 0) }, 0)
-		rt.WGWait(&wg, 0)
-	}); k != "" {
-		t.Errorf("unbuffered: got %q, want nothing", k)
+	for _, c := range []struct {
+		capacity int
+		want     string
+	}{{3, "data race"}, {0, ""}} {
+		if k := raceOf(t, func() {
+			ch := rt.MakeChan[int](c.capacity, 0)
+			x := 0
+			var wg sync.WaitGroup
+			rt.WGGo(&wg, func() { rt.Sleep(time.Millisecond, 0); rt.Send(ch, 1, 0); rt.Read(&x, 0); _ = x }, 0)
+			rt.WGGo(&wg, func() { rt.Write(&x, 0); x = 1; rt.Recv(ch, 0) }, 0)
+			rt.WGWait(&wg, 0)
+		}); k != c.want {
+			t.Errorf("capacity %d: got %q, want %q", c.capacity, k, c.want)
+		}
 	}
 }
