@@ -12,7 +12,10 @@
 //     when the store is empty. dpor's race reversal (`DPOR.guide`) is taken
 //     only when the order it would show is not in the store; on pcb
 //     (`-hapset-search pcb`) the search is dpor bounded to K preemptions,
-//     whose backtrack points are races too, as in the paper's framework. The store (`HaPSets`, at most 2^20 pairs)
+//     whose backtrack points are races too, as in the paper's framework.
+//     Covered pairs are no proof (a race may need an order of pairs each
+//     seen before): once the guided search has no uncovered ordering
+//     left, random runs use the rest of the schedule budget. The store (`HaPSets`, at most 2^20 pairs)
 //     is loaded and saved by `rt` per package and test under
 //     `<cache>/hapset` (`wire.Config.HaPSetDir`, set by the driver),
 //     merged with what another process saved there, written atomically.

@@ -59,8 +59,11 @@ type HaPSet struct {
 	hidden func(fn string) bool
 
 	// Pruned counts the backtrack points or preemptions skipped as
-	// covered; Learning the random runs that learned before the search.
-	Pruned, Learning int
+	// covered; Learning the random runs that learned before the search;
+	// After the random runs after it, once it had no uncovered ordering
+	// left to try.
+	Pruned, Learning, After int
+	after bool // the guided search is over: random runs use the budget left
 }
 
 type pendingStmt struct {
@@ -127,7 +130,17 @@ func (s *HaPSet) Begin() bool {
 		return s.learn.Begin()
 	}
 	s.learning = false
-	return s.search.Begin()
+	if !s.after && s.search.Begin() {
+		return true
+	}
+	// Nothing uncovered is left for the guided search to try, but the
+	// coverage of pairs is no proof: a race or a deadlock may need an
+	// order of pairs each seen before. The rest of the budget goes to
+	// random runs, which still learn.
+	s.after = true
+	s.After++
+	s.learning = true
+	return s.learn.Begin()
 }
 
 // Choose implements Strategy.
@@ -393,6 +406,9 @@ func (hs *HaPSet) Summary() string {
 	fmt.Fprintf(&b, "; %d reorderings skipped as covered", hs.Pruned)
 	if hs.Exhausted() {
 		b.WriteString("; no uncovered ordering left to try")
+	}
+	if hs.After > 0 {
+		fmt.Fprintf(&b, ", then %d random runs", hs.After)
 	}
 	if store.Full() {
 		b.WriteString("; the store is full, nothing more is learned")
