@@ -63,7 +63,7 @@ type HaPSet struct {
 	// After the random runs after it, once it had no uncovered ordering
 	// left to try.
 	Pruned, Learning, After int
-	after bool // the guided search is over: random runs use the budget left
+	after                   bool // the guided search is over: random runs use the budget left
 }
 
 type pendingStmt struct {
