@@ -37,6 +37,8 @@ var activeSites = rt.RegisterFile("active_kernels.go", "",
 	20, 1, // 19: Lock mu (waiter)
 	21, 1, // 20: WaitGroup.Wait
 	22, 1, // 21: Lock mu (worker)
+	23, 1, // 22: receive (lost send)
+	24, 1, // 23: select with default (lost send)
 )
 
 func site(i int) rt.Site { return activeSites + rt.Site(i) }
@@ -242,6 +244,28 @@ func lockAndWaitGroup(fixed bool) func() {
 	}
 }
 
+// lostSend: a goroutine waits to receive the value its parent sends
+// through a select with a default, after a long prefix of its own; the
+// receiver is nearly always waiting by then, and when it is not the
+// select takes its default and the receiver waits for ever. The fixed
+// twin's select has no default: it waits for the receiver.
+func lostSend(fixed bool) func() {
+	return func() {
+		ch := rt.MakeChan[int](0, 0)
+		var wg sync.WaitGroup
+		rt.WGAdd(&wg, 1, 0)
+		rt.Go(func() {
+			rt.Recv(ch, site(22))
+			rt.WGDone(&wg, 0)
+		}, 0)
+		prefix(20)
+		sel := rt.SelectStart(site(23))
+		rt.SelectSend(sel, ch, 2)
+		sel.Do(!fixed)
+		rt.WGWait(&wg, 0)
+	}
+}
+
 type activeCase struct {
 	name      string
 	prog      func(bool) func()
@@ -256,6 +280,7 @@ var activeCases = []activeCase{
 	{"LockAndChannel", lockAndChannel, "deadlock", "lock and channel"},
 	{"LoadThenStore", loadThenStore, "panic", "atomic load-then-store"},
 	{"LockAndWaitGroup", lockAndWaitGroup, "deadlock", "lock and WaitGroup"},
+	{"LostSend", lostSend, "deadlock", "lost communication"},
 }
 
 // TestActiveConfirms: on each narrow-window program the active strategy

@@ -102,6 +102,20 @@ type analysis struct {
 	partner map[int32][]partner
 	cands   []candidate
 	out     *set
+
+	// Lost communication: the cases a goroutine's select announced
+	// (pending), and per channel the plain sends and receives and the
+	// select cases the run executed.
+	cases   map[int32][]event.Event
+	plain   map[int32][]chanUse
+	selects map[int32][]chanUse
+}
+
+// chanUse is a send or receive on a channel: by whom, which, where.
+type chanUse struct {
+	g    int32
+	op   event.Op
+	site uint32
 }
 
 func newAnalysis(out *set) *analysis {
@@ -112,6 +126,51 @@ func newAnalysis(out *set) *analysis {
 		writers: make(map[int32][]readAt),
 		partner: make(map[int32][]partner),
 		out:     out,
+		cases:   make(map[int32][]event.Event),
+		plain:   make(map[int32][]chanUse),
+		selects: make(map[int32][]chanUse),
+	}
+}
+
+// pending notes the cases a select announces before it runs (pending
+// events of a send or receive at the select's site).
+func (a *analysis) pending(ev event.Event) {
+	if (ev.Op != event.OpSend && ev.Op != event.OpRecv) || ev.Obj == 0 || ev.G <= 0 || ev.G > maxGoroutines {
+		return
+	}
+	if cs := a.cases[ev.G]; len(cs) < maxPartners {
+		a.cases[ev.G] = append(cs, ev)
+	}
+}
+
+// used records a plain channel operation or a select case of the run on
+// channel obj, and predicts a lost communication for each plain
+// operation whose partner (a send for a receive, a receive for a send)
+// was a select case of another goroutine.
+func (a *analysis) used(obj int32, u chanUse, sel bool) {
+	mine, theirs := a.plain, a.selects
+	if sel {
+		mine, theirs = a.selects, a.plain
+	}
+	us := mine[obj]
+	for _, x := range us {
+		if x == u {
+			return
+		}
+	}
+	if len(us) >= maxPartners || (us == nil && len(mine) >= maxWords) {
+		return
+	}
+	mine[obj] = append(us, u)
+	for _, x := range theirs[obj] {
+		if x.g == u.g || x.op == u.op {
+			continue
+		}
+		op, c := u, x // the plain operation, the select's case
+		if sel {
+			op, c = x, u
+		}
+		a.out.add(&Prediction{Kind: Lost, What: "lost communication", Op: op.op, A: op.site, B: c.site})
 	}
 }
 
@@ -185,6 +244,7 @@ func (a *analysis) event(ev event.Event) {
 		return
 	}
 	s.last = ev
+	defer delete(a.cases, ev.G) // a select's cases are announced just before it runs
 	if ev.Op == event.OpResume && s.acquire != 0 {
 		a.acquire(s, s.acquire)
 	}
@@ -246,6 +306,13 @@ func (a *analysis) event(ev event.Event) {
 		a.blocking(ev, s)
 		a.release(ev.G, s, ev.Obj)
 		s.acquire = ev.Obj
+		a.used(ev.Obj, chanUse{g: ev.G, op: ev.Op, site: ev.Site}, false)
+	case event.OpSelect:
+		for _, c := range a.cases[ev.G] {
+			if c.Site == ev.Site {
+				a.used(c.Obj, chanUse{g: ev.G, op: c.Op, site: ev.Site}, true)
+			}
+		}
 	case event.OpClose, event.OpWGAdd, event.OpCondSignal, event.OpCondBroadcast, event.OpPoolPut, event.OpMapWrite, event.OpCancel:
 		a.blocking(ev, s)
 		a.release(ev.G, s, ev.Obj)

@@ -7,8 +7,10 @@
 // may show: data races (hybrid lockset and happens-before detection),
 // deadlocks (iGoodlock's lock-order cycles, extended to a goroutine that
 // holds a mutex while it blocks on a channel, WaitGroup or Cond whose
-// partner needs that mutex) and atomicity violations (blocks that Lipton's
-// reduction cannot make atomic). Phase 2 (section 2, Algorithms 1 and 2,
+// partner needs that mutex), atomicity violations (blocks that Lipton's
+// reduction cannot make atomic) and lost communications (a plain send or
+// receive whose partner was another goroutine's select, which may take
+// another case or its default first). Phase 2 (section 2, Algorithms 1 and 2,
 // "check()") runs one directed exploration per prediction: a random
 // scheduler that pauses a goroutine at a prediction's statement until the
 // other participants arrive. Pausing is only a choice among the options of

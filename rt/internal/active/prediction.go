@@ -21,6 +21,12 @@ const (
 	// Atomicity: a block of one goroutine that another goroutine may
 	// interleave with a conflicting write (AtomFuzzer, reference 6).
 	Atomicity
+	// Lost: a blocking channel operation whose only partner in the
+	// observed run was a case of another goroutine's select, which may
+	// take another case or its default when it comes first: the
+	// operation then waits for ever (a checker in CalFuzzer's sense: an
+	// analysis and the breakpoint that makes its bug happen).
+	Lost
 )
 
 func (k Kind) String() string {
@@ -31,6 +37,8 @@ func (k Kind) String() string {
 		return "deadlock"
 	case Atomicity:
 		return "atomicity"
+	case Lost:
+		return "lost communication"
 	}
 	return "?"
 }
@@ -89,6 +97,9 @@ type Prediction struct {
 	WriteA, WriteB bool
 	// Deadlock: the cycle.
 	Cycle []Component
+	// Lost: the blocking operation (Op, a send or a receive) at A and the
+	// select at B whose case was its partner.
+	Op event.Op
 	// Atomicity: the block opens with the access at First and closes
 	// with the operation at Second (a Lock or an atomic store) on the
 	// same word; Conflicts are other goroutines' writes to that word.
@@ -131,6 +142,8 @@ func (p *Prediction) Describe(site Site) string {
 			s += fmt.Sprintf(" %s at %s", c.Op, site(c.At))
 		}
 		return s
+	case Lost:
+		return fmt.Sprintf("%s: the %s at %s waits for the select at %s, which may take another case or its default first", p.What, p.Op, site(p.A), site(p.B))
 	case Atomicity:
 		s := fmt.Sprintf("%s: the block from %s to %s may be interleaved by the write", p.What, site(p.First), site(p.Second))
 		if len(p.Conflicts) > 1 {
@@ -165,6 +178,8 @@ func (p *Prediction) makeKey() {
 		}
 	case Atomicity:
 		p.key = fmt.Sprintf("a %s %d %d", p.What, p.First, p.Second)
+	case Lost:
+		p.key = fmt.Sprintf("l %d %d %d", p.Op, p.A, p.B)
 	}
 }
 
@@ -238,7 +253,7 @@ func (s *set) sorted() []*Prediction {
 	out := append([]*Prediction(nil), s.list...)
 	rank := func(k Kind) int {
 		switch k {
-		case Deadlock:
+		case Deadlock, Lost:
 			return 0
 		case Atomicity:
 			return 1

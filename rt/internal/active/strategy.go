@@ -55,6 +55,7 @@ type Strategy struct {
 	follow  int32 // a racing goroutine that runs right after its partner
 	reached bool
 	point   int
+	lostB   bool // lost communication: the select at B has run
 
 	// What follows a start or a resume, learned from every run: the
 	// pending event of a goroutine about to start or resume does not say
@@ -135,6 +136,7 @@ func (s *Strategy) Begin() bool {
 	s.follow = 0
 	s.reached = false
 	s.point = 0
+	s.lostB = false
 	return true
 }
 
@@ -184,8 +186,13 @@ func (s *Strategy) track(id int32) *track {
 	return t
 }
 
-// Pending implements strategy.Observer; the analyses need only what runs.
-func (s *Strategy) Pending(event.Event) {}
+// Pending implements strategy.Observer: the analyses learn the cases of
+// a select from the pending events it announces before it runs.
+func (s *Strategy) Pending(ev event.Event) {
+	if s.an != nil {
+		s.an.pending(ev)
+	}
+}
 
 // Woke implements strategy.Observer.
 func (s *Strategy) Woke(int32) {}
@@ -230,6 +237,15 @@ func (s *Strategy) Executed(ev event.Event, _ int) {
 				break
 			}
 		}
+	}
+	if s.phase == 2 && s.order[s.cur].Kind == Lost && ev.Op == event.OpSelect && ev.Site == s.order[s.cur].B {
+		// The select ran while the operation at A was held back.
+		for _, o := range s.gs {
+			if o.paused >= 0 {
+				s.reached = true // held at A, the only breakpoint
+			}
+		}
+		s.lostB = true
 	}
 	if s.phase == 2 && s.order[s.cur].Kind == Atomicity {
 		p := s.order[s.cur]
@@ -387,6 +403,10 @@ func (s *Strategy) atBreakpoint(pred *Prediction, t *track, es []eff) bool {
 			if t.armed && !t.done && e.site == pred.Second {
 				return true
 			}
+		case Lost:
+			if !s.lostB && e.site == pred.A && (e.op == pred.Op || e.op == event.OpSelect) {
+				return true // held back until the select at B has run
+			}
 		}
 	}
 	return false
@@ -516,6 +536,8 @@ func (p *Prediction) Confirms(e Evidence, reached bool) bool {
 			}
 		}
 		return true
+	case Lost:
+		return (e.Kind == "deadlock" || e.Kind == "goroutine leak") && has(p.A)
 	case Atomicity:
 		return reached
 	}
