@@ -77,10 +77,18 @@ func (r *Run) Finding() (string, bool) {
 	return r.Result.Kind, true
 }
 
-// budgetBound reports whether the run stopped because its wall-clock
-// budget ran out (or nearly).
+// budgetBound reports whether what the run found depended on the
+// machine's speed: its wall-clock budget ran out (or nearly), or a check
+// of its solver gave up at its time bound (mcr, mpc), so that the same
+// search on a loaded machine may take another path.
 func (r *Run) budgetBound(budget time.Duration) bool {
-	return r.Result != nil && budget > 0 && r.Result.Seconds >= 0.8*budget.Seconds()
+	if r.Result == nil {
+		return false
+	}
+	if r.Result.MCR != nil && r.Result.MCR.Unknown > 0 {
+		return true
+	}
+	return budget > 0 && r.Result.Seconds >= 0.8*budget.Seconds()
 }
 
 // Verified reports whether the run says it covered the whole space and
@@ -95,6 +103,9 @@ type Replay struct {
 	Verdict string   `json:"verdict"` // the finding's kind
 	Got     []string `json:"got"`     // the verdict of each replay
 	Again   string   `json:"again"`   // the verdict of the same strategy and seed run again
+	// AgainBound says the run again depended on the machine's speed
+	// (Run.budgetBound): its verdict is not compared.
+	AgainBound bool `json:"again_bound,omitempty"`
 	Outputs []string `json:"-"`       // the output of replays that differed
 }
 

@@ -171,6 +171,27 @@ func TestReplayOracle(t *testing.T) {
 	}
 }
 
+// A verdict that depended on the machine's speed, as mcr's does when a
+// check of its solver gave up at its time bound, is not compared again.
+func TestReplayOracleDiscountsSolverTimeouts(t *testing.T) {
+	for _, c := range []struct {
+		unknown, againBound bool
+		want                bool
+	}{{false, false, true}, {true, false, false}, {false, true, false}} {
+		r := run(Racy, "mcr", wire.OutcomeFinding, "data race", false)
+		if c.unknown {
+			r.Result.MCR = &wire.MCRStats{Unknown: 1}
+		}
+		o := observation(r)
+		o.Replays = []*Replay{{Run: r, Verdict: "data race", Got: []string{"data race"}, Again: "pass", AgainBound: c.againBound}}
+		v := &Verdicts{}
+		JudgeReplay(o, v)
+		if got := hasClass(v, OracleReplay, "same seed, another verdict"); got != c.want {
+			t.Errorf("solver gave up %v, the run again bound %v: discrepancy %v, want %v", c.unknown, c.againBound, got, c.want)
+		}
+	}
+}
+
 func TestRobustnessOracle(t *testing.T) {
 	crash := &Run{Form: Safe, Strategy: "dpor", Err: "test binary: exit status 2", Output: "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 7 [running]:\ninterleave.dev/rt/internal/strategy.(*DPOR).Next(...)\n\t/cache/runtime/x/rt/internal/strategy/dpor.go:412 +0x1d\n"}
 	userPanic := run(Bug, "random", wire.OutcomeFinding, "panic", false)

@@ -185,7 +185,7 @@ func Observe(ctx context.Context, cfg Config, p *Program, dir string) (*Observat
 			}
 		}
 		again := runInterleave(ctx, cfg, ibin, pkg, dir, run.Form, run.Strategy, run.Seed, 0, "", false)
-		rp.Again = verdict(again)
+		rp.Again, rp.AgainBound = verdict(again), again.budgetBound(cfg.Budget)
 		o.Replays = append(o.Replays, rp)
 	}
 	o.Seconds = time.Since(start).Seconds()
