@@ -1,9 +1,18 @@
 package strategy
 
-// Random chooses uniformly among the options at every choice point: the
-// randomized scheduler of Stoller's "semaphore approach" (see
-// papers/randomized-scheduling-java.txt, section 2), which reaches every
-// schedule the language allows with non-zero probability.
+// Random is the randomized scheduler of Stoller's "semaphore approach"
+// (papers/randomized-scheduling-java.txt, section 2): at every choice
+// point it picks the goroutine to run at random, which reaches every
+// schedule the language allows with non-zero probability, and "the
+// probability distribution can easily be controlled". A uniform choice
+// at every point switches goroutines at nearly every point, so a
+// goroutine almost never runs a long stretch while another that could run
+// waits: the order the Go scheduler gives most of the time (a goroutine
+// runs until it blocks, the ones it started wait), under which a select
+// with a default finds nobody ready yet. Each schedule therefore draws
+// how often it switches: one schedule in three chooses uniformly at every
+// point; the others go on with the goroutine that reached the point with
+// probability 3/4 or 15/16, and else choose uniformly.
 //
 // Each schedule draws from a generator of its own, seeded from the seed
 // and the schedule's number (Independent).
@@ -11,6 +20,7 @@ type Random struct {
 	seed int64
 	i    int
 	rng  rng
+	stay uint64 // go on with the current goroutine unless rng.intn(stay) == 0 (0: uniform)
 }
 
 // NewRandom returns a Random strategy with the given seed.
@@ -28,6 +38,7 @@ func (r *Random) Begin() bool { return r.BeginAt(r.i + 1) }
 func (r *Random) BeginAt(i int) bool {
 	r.i = i
 	r.rng = rng{s: scheduleSeed(r.seed, i) ^ 0x1}
+	r.stay = [3]uint64{0, 4, 16}[r.rng.intn(3)]
 	return true
 }
 
@@ -35,7 +46,14 @@ func (r *Random) BeginAt(i int) bool {
 func (r *Random) Calibrate() bool { return false }
 
 // Choose implements Strategy.
-func (r *Random) Choose(p *Point) int { return r.rng.intn(p.Len()) }
+func (r *Random) Choose(p *Point) int {
+	if r.stay != 0 && p.Kind == Thread && p.Current != 0 && r.rng.intn(int(r.stay)) != 0 {
+		if i := p.indexOf(p.Current); i >= 0 {
+			return i
+		}
+	}
+	return r.rng.intn(p.Len())
+}
 
 // Indexed implements Indexed.
 func (r *Random) Indexed() {}

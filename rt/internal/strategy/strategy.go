@@ -78,6 +78,15 @@ func (p *Point) At(i int) Option {
 	return p.Options[i]
 }
 
+// indexOf returns the index of goroutine g's option (0: the timer), in a
+// Set or among the listed Options, or -1.
+func (p *Point) indexOf(g int32) int {
+	if p.Set != nil {
+		return p.Set.IndexOf(g)
+	}
+	return p.OptionOf(g)
+}
+
 // OptionOf returns the index of the option of goroutine g among p's listed
 // Options, or -1.
 func (p *Point) OptionOf(g int32) int {
