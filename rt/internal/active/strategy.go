@@ -42,6 +42,7 @@ type Strategy struct {
 
 	run   int // iterations begun
 	phase int // 1: observing, 2: directed
+	until int // the last run of the current observing phase
 	preds set
 	an    *analysis
 	order []*Prediction
@@ -96,7 +97,7 @@ func New(c Config) *Strategy {
 	if c.Observe <= 0 {
 		c.Observe = 5
 	}
-	return &Strategy{cfg: c, rng: strategy.NewRand(c.Seed, 0xa), phase: 1, next: make(map[nextKey][]eff)}
+	return &Strategy{cfg: c, rng: strategy.NewRand(c.Seed, 0xa), phase: 1, until: c.Observe, next: make(map[nextKey][]eff)}
 }
 
 // Name implements strategy.Strategy.
@@ -106,17 +107,8 @@ func (s *Strategy) Name() string { return "active" }
 // or the next directed run; false when every prediction had its runs.
 func (s *Strategy) Begin() bool {
 	s.run++
-	if s.phase == 1 && s.run > s.cfg.Observe {
-		s.phase = 2
-		s.order = s.preds.sorted()
-		s.per = s.cfg.PerPrediction
-		if s.per <= 0 {
-			s.per = 100
-			if n := len(s.order); n > 0 && s.cfg.Schedules > 0 {
-				s.per = (s.cfg.Schedules - s.cfg.Observe) / n
-			}
-			s.per = max(10, min(100, s.per))
-		}
+	if s.phase == 1 && s.run > s.until {
+		s.direct()
 	}
 	if s.phase == 2 {
 		for s.cur < len(s.order) && s.runs >= s.per {
@@ -125,7 +117,11 @@ func (s *Strategy) Begin() bool {
 			s.runs = 0
 		}
 		if s.cur >= len(s.order) {
-			return false
+			// Every prediction had its runs and the budget is not
+			// spent: observe more runs, whose new predictions get
+			// theirs in turn (a bug the first observed runs did not
+			// hint at may show in others).
+			s.phase, s.until = 1, s.run+s.cfg.Observe-1
 		}
 	}
 	if s.phase == 1 {
@@ -138,6 +134,31 @@ func (s *Strategy) Begin() bool {
 	s.point = 0
 	s.lostB = false
 	return true
+}
+
+// direct starts phase 2 on the predictions not directed at yet, each
+// with its share of the budget left.
+func (s *Strategy) direct() {
+	s.phase = 2
+	tried := make(map[*Prediction]bool, len(s.order))
+	for _, p := range s.order {
+		tried[p] = true
+	}
+	var fresh []*Prediction
+	for _, p := range s.preds.sorted() {
+		if !tried[p] {
+			fresh = append(fresh, p)
+		}
+	}
+	s.order = append(s.order, fresh...)
+	s.per = s.cfg.PerPrediction
+	if s.per <= 0 {
+		s.per = 100
+		if n := len(fresh); n > 0 && s.cfg.Schedules > 0 {
+			s.per = (s.cfg.Schedules - s.run + 1) / n
+		}
+		s.per = max(10, min(100, s.per))
+	}
 }
 
 // End implements strategy.Strategy.
