@@ -158,8 +158,11 @@ var All = []*Spec{
 		Summary: "a goroutine chosen at random at every point (the default)",
 		Doc: `random is randomized scheduling (Stoller, "Testing concurrent Java
 programs using randomized scheduling", 2002): at every scheduling point
-the goroutine that runs next is chosen uniformly at random among those
-that can, so that every interleaving the language allows can be reached.
+the goroutine that runs next is chosen at random among those that can, so
+that every interleaving the language allows can be reached. Each schedule
+draws how often it switches: one in three chooses uniformly at every
+point, the others mostly let the running goroutine go on, as the Go
+scheduler does, so that long stretches of one goroutine are tried too.
 Schedule i is a function of the seed and i, so any process can run any
 schedule.`,
 		Workers: SplitNumbers,
