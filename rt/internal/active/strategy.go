@@ -57,6 +57,7 @@ type Strategy struct {
 	reached bool
 	point   int
 	lostB   bool // lost communication: the select at B has run
+	stay    int  // an observed run's odds of going on (strategy.Rand.StayOdds)
 
 	// What follows a start or a resume, learned from every run: the
 	// pending event of a goroutine about to start or resume does not say
@@ -126,6 +127,7 @@ func (s *Strategy) Begin() bool {
 	}
 	if s.phase == 1 {
 		s.an = newAnalysis(&s.preds)
+		s.stay = s.rng.StayOdds()
 	}
 	s.gs = make(map[int32]*track)
 	s.nextG = 2
@@ -341,7 +343,10 @@ func isAtomic(op event.Op) bool {
 // points; in phase 2 the prediction's checker decides which options are
 // paused, and the choice is uniform among the others (Algorithm 1).
 func (s *Strategy) Choose(p *strategy.Point) int {
-	if s.phase == 1 || p.Kind == strategy.Select {
+	if s.phase == 1 {
+		return s.rng.Pick(p, s.stay) // an observed run: random's, odds and all
+	}
+	if p.Kind == strategy.Select {
 		return s.rng.Intn(len(p.Options))
 	}
 	s.point = p.Index

@@ -7,8 +7,8 @@ package strategy
 // pairs: a context switch from a goroutine at one site to a goroutine at
 // another, or going on at a site without one. At every Thread point it
 // chooses at random among the options whose pair no schedule covered yet,
-// and uniformly, as Random does, when all are covered. Select points are
-// uniform.
+// and as Random does when all are covered (each schedule draws how often
+// it switches). Select points are uniform.
 //
 // A site is a finer abstraction than the paper's methods: it tells apart
 // two accesses in one function, which is where Go's check-then-act and
@@ -25,6 +25,7 @@ type Coverage struct {
 	seed    int64
 	i       int
 	rng     rng
+	stay    int // the schedule's odds of going on where all is covered (rng.stayOdds)
 	covered map[[2]uint32]bool
 	last    uint32 // site of the option chosen at the last Thread point
 	fresh   []int  // scratch: the options that cover a new pair
@@ -45,6 +46,7 @@ func (c *Coverage) Name() string { return "coverage" }
 func (c *Coverage) Begin() bool {
 	c.i++
 	c.rng = rng{s: scheduleSeed(c.seed, c.i) ^ 0x2}
+	c.stay = c.rng.stayOdds()
 	c.last = 0
 	return true
 }
@@ -70,9 +72,11 @@ func (c *Coverage) Choose(p *Point) int {
 			c.fresh = append(c.fresh, i)
 		}
 	}
-	k := c.rng.intn(n)
+	var k int
 	if len(c.fresh) > 0 {
 		k = c.fresh[c.rng.intn(len(c.fresh))]
+	} else {
+		k = c.rng.pick(p, c.stay)
 	}
 	o := p.At(k)
 	if len(c.covered) < maxCovered {

@@ -20,7 +20,7 @@ type Random struct {
 	seed int64
 	i    int
 	rng  rng
-	stay uint64 // go on with the current goroutine unless rng.intn(stay) == 0 (0: uniform)
+	stay int // the schedule's odds of going on (rng.stayOdds)
 }
 
 // NewRandom returns a Random strategy with the given seed.
@@ -38,7 +38,7 @@ func (r *Random) Begin() bool { return r.BeginAt(r.i + 1) }
 func (r *Random) BeginAt(i int) bool {
 	r.i = i
 	r.rng = rng{s: scheduleSeed(r.seed, i) ^ 0x1}
-	r.stay = [3]uint64{0, 4, 16}[r.rng.intn(3)]
+	r.stay = r.rng.stayOdds()
 	return true
 }
 
@@ -46,14 +46,7 @@ func (r *Random) BeginAt(i int) bool {
 func (r *Random) Calibrate() bool { return false }
 
 // Choose implements Strategy.
-func (r *Random) Choose(p *Point) int {
-	if r.stay != 0 && p.Kind == Thread && p.Current != 0 && r.rng.intn(int(r.stay)) != 0 {
-		if i := p.indexOf(p.Current); i >= 0 {
-			return i
-		}
-	}
-	return r.rng.intn(p.Len())
-}
+func (r *Random) Choose(p *Point) int { return r.rng.pick(p, r.stay) }
 
 // Indexed implements Indexed.
 func (r *Random) Indexed() {}

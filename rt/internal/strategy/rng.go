@@ -60,3 +60,26 @@ func NewRand(seed int64, stream uint64) *Rand { return &Rand{r: *newRNG(seed, st
 
 // Intn returns a uniform number in [0, n), n > 0.
 func (r *Rand) Intn(n int) int { return r.r.intn(n) }
+
+// stayOdds draws how a schedule switches goroutines: 0, uniform at every
+// point (one schedule in three), or n, going on with the goroutine that
+// reached a point with probability 1-1/n (n is 4 or 16): see Random.
+func (r *rng) stayOdds() int { return [3]int{0, 4, 16}[r.intn(3)] }
+
+// pick chooses an option of p under the odds stay (stayOdds): the option
+// of the goroutine that reached a thread point unless the odds say
+// switch, and uniformly then, at select points and under stay 0.
+func (r *rng) pick(p *Point, stay int) int {
+	if stay != 0 && p.Kind == Thread && p.Current != 0 && r.intn(stay) != 0 {
+		if i := p.indexOf(p.Current); i >= 0 {
+			return i
+		}
+	}
+	return r.intn(p.Len())
+}
+
+// StayOdds is stayOdds for a strategy of another package.
+func (r *Rand) StayOdds() int { return r.r.stayOdds() }
+
+// Pick is pick for a strategy of another package.
+func (r *Rand) Pick(p *Point, stay int) int { return r.r.pick(p, stay) }

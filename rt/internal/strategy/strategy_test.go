@@ -145,7 +145,8 @@ func TestPCTChangePointsPreempt(t *testing.T) {
 
 // Coverage prefers what no schedule did yet at a site: from goroutine 1
 // at site 10, going on and switching to sites 20 and 30 are each chosen
-// once before any choice repeats, and then it is random.
+// once before any choice repeats, and then it is random's choice: every
+// option is chosen, going on most (Random's odds).
 func TestCoverageTriesNewSwitchesFirst(t *testing.T) {
 	s := NewCoverage(1)
 	p := &Point{Kind: Thread, Current: 1, Options: []Option{
@@ -170,11 +171,35 @@ func TestCoverageTriesNewSwitchesFirst(t *testing.T) {
 		s.End(Outcome{})
 	}
 	for k, c := range counts {
-		if c < 60 {
-			t.Errorf("everything covered, option %d chosen %d times in 300: want uniform (%v)", k, c, counts)
+		if c < 20 || k > 0 && c > counts[0] {
+			t.Errorf("everything covered, option %d chosen %d times in 300: want each, going on most (%v)", k, c, counts)
 		}
 	}
 	if s.Pairs() != 3 {
 		t.Errorf("%d pairs covered, want 3", s.Pairs())
+	}
+}
+
+// Random's schedules each draw how often they switch: about a third
+// choose uniformly at every point, the others go on with the goroutine
+// that reached a point most of the time.
+func TestRandomSwitchOdds(t *testing.T) {
+	s := NewRandom(1)
+	p := &Point{Kind: Thread, Current: 1, Options: []Option{{G: 1}, {G: 2}, {G: 3}, {G: 4}}}
+	stays := 0
+	for i := 0; i < 300; i++ {
+		s.Begin()
+		on := 0
+		for k := 0; k < 100; k++ {
+			if s.Choose(p) == 0 {
+				on++
+			}
+		}
+		if on > 60 {
+			stays++
+		}
+	}
+	if stays < 150 || stays > 250 {
+		t.Errorf("%d schedules of 300 mostly went on with the current goroutine, want about 200", stays)
 	}
 }
