@@ -105,8 +105,8 @@ type Replay struct {
 	Again   string   `json:"again"`   // the verdict of the same strategy and seed run again
 	// AgainBound says the run again depended on the machine's speed
 	// (Run.budgetBound): its verdict is not compared.
-	AgainBound bool `json:"again_bound,omitempty"`
-	Outputs []string `json:"-"`       // the output of replays that differed
+	AgainBound bool     `json:"again_bound,omitempty"`
+	Outputs    []string `json:"-"` // the output of replays that differed
 }
 
 // Observation is everything seen of one program.
