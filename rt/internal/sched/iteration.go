@@ -117,6 +117,7 @@ type Iteration struct {
 	view     optionSet
 	indexed  bool
 	yielders []*G // goroutines that yielded since the last switch
+	polledSw int  // switches+1 when a goroutine last polled once (pollFailed)
 	yieldSw  int  // the switch count yielders belong to
 	dead     int  // exited goroutines not yet compacted out of live
 }
@@ -289,30 +290,29 @@ const fairBound = 1000
 // depends only on the history of the iteration, so replay and DFS see the
 // same options again.
 func (it *Iteration) fair() {
+	// One pass: the starved goroutine, and whether a goroutine yielded
+	// since the last switch. A yielder defers to other goroutines, never
+	// to a timer: yielding does not make time pass.
 	var starved *G
+	yields := it.yieldSw == it.switches // some goroutine yielded since the last switch
+	keep, others := 0, 0
 	for _, o := range it.opts {
 		if o.G == 0 {
+			keep++
 			continue
 		}
 		g := it.gs[o.G-1]
 		if it.steps-g.lastRun > fairBound && (starved == nil || g.lastRun < starved.lastRun) {
 			starved = g
 		}
+		if !yields || g.yieldAt != it.switches+1 {
+			keep++
+			others++
+		}
 	}
 	if starved != nil {
 		it.opts = append(it.opts[:0], strategy.Option{G: starved.ID, Ev: starved.pending})
 		return
-	}
-	// A yielder defers to other goroutines, never to a timer: yielding
-	// does not make time pass.
-	keep, others := 0, 0
-	for _, o := range it.opts {
-		if o.G == 0 {
-			keep++
-		} else if it.gs[o.G-1].yieldAt != it.switches+1 {
-			keep++
-			others++
-		}
 	}
 	if others == 0 || keep == len(it.opts) {
 		it.pollerLast()
@@ -334,6 +334,9 @@ func (it *Iteration) fair() {
 // go on, as natively, but a systematic search tries the others first,
 // where a check-then-act after a poll goes wrong.
 func (it *Iteration) pollerLast() {
+	if it.polledSw != it.switches+1 {
+		return // nobody polled since the last switch
+	}
 	p := -1
 	for i, o := range it.opts {
 		if o.G != 0 && it.gs[o.G-1].polledAt == it.switches+1 {

@@ -331,6 +331,7 @@ func (it *Iteration) pollFailed(g *G, site uint32) {
 	}
 	g.polls[0], g.polls[1] = at, g.polls[0]
 	g.polledAt = it.switches + 1 // it goes on, but comes after the others in a listed choice (fair)
+	it.polledSw = it.switches + 1
 }
 
 // ran records that g was chosen to run at the current step.
