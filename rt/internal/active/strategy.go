@@ -127,7 +127,14 @@ func (s *Strategy) Begin() bool {
 	}
 	if s.phase == 1 {
 		s.an = newAnalysis(&s.preds)
-		s.stay = s.rng.StayOdds()
+		// The first observed runs switch at every point, uniformly
+		// (section 1's random runs: many pairs of events meet, for the
+		// predictions); later ones at random's odds, which reach the
+		// bugs that need a goroutine to run a long stretch.
+		s.stay = 0
+		if s.run > s.cfg.Observe {
+			s.stay = s.rng.StayOdds()
+		}
 	}
 	s.gs = make(map[int32]*track)
 	s.nextG = 2

@@ -409,15 +409,16 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		if opts.View != "" {
 			rep.View = opts.View
 		}
-		rep.Text = render(rep, f)
-		if rep.Confirms != "" {
-			rep.Text = strings.Replace(rep.Text, "\n", "\n"+rep.Confirms+"\n", 1)
-		}
+		rep.Text = reportText(rep, f)
 		// The schedule file carries the page's data, so that the page can
-		// be written again from the file alone.
+		// be written again from the file alone: without the paths of this
+		// run (the file may be moved, and interleave merge copies it),
+		// which interleave view fills in from where the file is then.
 		page := pageOf(rep, f)
 		if rep.Path != "" {
-			if rep.Schedule.View, err = json.Marshal(page); err != nil {
+			kept := *page
+			kept.Schedule, kept.Report = "", pageReport(rep, f)
+			if rep.Schedule.View, err = json.Marshal(&kept); err != nil {
 				return rep, fmt.Errorf("interleave: encoding the page of the finding: %w", err)
 			}
 			if err := wire.WriteSchedule(rep.Path, rep.Schedule); err != nil {
@@ -532,9 +533,15 @@ func schedulePath(dir string, s *wire.Schedule) (string, error) {
 	return path, nil
 }
 
-func render(rep *Report, f *sched.Finding) string {
+// reportText is the text report of finding f of rep, with the line that
+// says which active prediction it confirms, if any, under the first.
+func reportText(rep *Report, f *sched.Finding) string {
 	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path, View: rep.View}
-	return report.Render(h, f, siteString)
+	text := report.Render(h, f, siteString)
+	if rep.Confirms != "" {
+		text = strings.Replace(text, "\n", "\n"+rep.Confirms+"\n", 1)
+	}
+	return text
 }
 
 // shortPath gives file relative to dir (the package directory, where go

@@ -34,7 +34,7 @@ const (
 // pageOf returns the page of finding f of rep.
 func pageOf(rep *Report, f *sched.Finding) *view.Page {
 	p := &view.Page{
-		Test: rep.Test, Kind: f.Kind, Message: f.Message, Schedule: rep.Path, Report: cut(rep.Text, viewReportBytes, "\n(the report is cut here: the test's output has all of it)\n"),
+		Test: rep.Test, Kind: f.Kind, Message: f.Message, Schedule: rep.Path, Report: cutReport(rep.Text),
 		Sources: make(map[string]map[string]string),
 	}
 	for _, g := range f.Goroutines {
@@ -50,6 +50,23 @@ func pageOf(rep *Report, f *sched.Finding) *view.Page {
 	p.Events, p.Dropped = viewEventsOf(f)
 	readSources(p)
 	return p
+}
+
+// pageReport is the report text of finding f of rep that the schedule
+// file keeps for its page: nothing in it depends on the run that wrote
+// the file (with -workers or -shard, or after interleave merge, the file
+// is the same), so it says neither how many schedules ran nor where the
+// file and page were written; the page shows the file it was written
+// from.
+func pageReport(rep *Report, f *sched.Finding) string {
+	bare := *rep
+	bare.Path, bare.View, bare.Schedules = "", "", 0
+	return cutReport(reportText(&bare, f))
+}
+
+// cutReport is the report text s, bounded for the page.
+func cutReport(s string) string {
+	return cut(s, viewReportBytes, "\n(the report is cut here: the test's output has all of it)\n")
 }
 
 // writeView writes page p to path.

@@ -15,7 +15,7 @@ import (
 
 // Header is what the report says about the exploration.
 type Header struct {
-	Schedules int
+	Schedules int // how many schedules the exploration ran; 0 leaves the count out
 	Strategy  string
 	Seed      int64
 	Path      string // schedule file, "" if none was written
@@ -35,11 +35,15 @@ const traceWidth = 28
 // Render returns the report of f.
 func Render(h Header, f *sched.Finding, pos Positions) string {
 	var b strings.Builder
-	plural := "s"
-	if h.Schedules == 1 {
-		plural = ""
+	fmt.Fprintf(&b, "interleave: %s", f.Kind)
+	switch h.Schedules {
+	case 0: // no count: the report of a schedule file, whichever run wrote it
+	case 1:
+		b.WriteString(" after 1 schedule")
+	default:
+		fmt.Fprintf(&b, " after %d schedules", h.Schedules)
 	}
-	fmt.Fprintf(&b, "interleave: %s after %d schedule%s (strategy %s, seed %d)\n", f.Kind, h.Schedules, plural, h.Strategy, h.Seed)
+	fmt.Fprintf(&b, " (strategy %s, seed %d)\n", h.Strategy, h.Seed)
 	fmt.Fprintf(&b, "%s\n", f.Message)
 	if len(f.EarlyTimers) > 0 {
 		writeEarlyTimers(&b, f, pos)
