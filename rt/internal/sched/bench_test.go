@@ -337,13 +337,18 @@ func opsBench(b *testing.B, goroutines, ops int, race bool) {
 		g.WGAdd(unsafe.Pointer(&wg), goroutines, 0)
 		for k := 0; k < goroutines; k++ {
 			g.Go(func() {
-				me := Current()
+				// Each operation finds its goroutine, as instrumented
+				// code does (rt.Lock calls Current): the progress the
+				// explorer watches for (the gate) moves there, and an
+				// iteration longer than reapAfter without it would
+				// dump every stack, as for a goroutine blocked
+				// natively.
 				for i := 0; i < perG; i++ {
-					me.Lock(unsafe.Pointer(&mu), 0)
-					me.Access(unsafe.Pointer(&n), unsafe.Sizeof(n), true, 0)
-					me.Unlock(unsafe.Pointer(&mu), 0)
+					Current().Lock(unsafe.Pointer(&mu), 0)
+					Current().Access(unsafe.Pointer(&n), unsafe.Sizeof(n), true, 0)
+					Current().Unlock(unsafe.Pointer(&mu), 0)
 				}
-				me.WGAdd(unsafe.Pointer(&wg), -1, 0)
+				Current().WGAdd(unsafe.Pointer(&wg), -1, 0)
 			}, 0)
 		}
 		g.WGWait(unsafe.Pointer(&wg), 0)
