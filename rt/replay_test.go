@@ -176,6 +176,46 @@ func TestLeakReportNamesTheGoroutine(t *testing.T) {
 	}
 }
 
+// TestSleepAcrossTheTestsEnd: a goroutine that sleeps a second and ends
+// (a circuit breaker's half-open timer, go-resiliency's
+// TestBreakerPanicsCountAsErrors) is no leak, whether its sleep began
+// before the test returned or after, on any schedule; one that sleeps in
+// a loop never stops, on every schedule: a note, or with LeaksAll a
+// finding.
+func TestSleepAcrossTheTestsEnd(t *testing.T) {
+	once := func() {
+		var mu sync.Mutex
+		rt.Go(func() {
+			rt.Sleep(time.Second, 0)
+			rt.Lock(&mu, 0)
+			rt.Unlock(&mu, 0)
+		}, 0)
+		rt.Lock(&mu, 0)
+		rt.Unlock(&mu, 0)
+	}
+	loop := func() {
+		rt.Go(func() {
+			for {
+				rt.Sleep(100*time.Millisecond, 0)
+			}
+		}, 0)
+	}
+	for _, strategy := range []string{"random", "dfs"} {
+		rep, err := rt.Explore("SleepOnce", rt.Options{Strategy: strategy, Schedules: 200, LeaksAll: true, ScheduleDir: "-"}, once)
+		if err != nil || rep.Kind != "" || len(rep.Notes) != 0 {
+			t.Errorf("%s: a sleep that ends after the test: %q (%s) after %d schedules, notes %q, %v", strategy, rep.Kind, rep.Message, rep.Schedules, rep.Notes, err)
+		}
+		rep, err = rt.Explore("SleepLoop", rt.Options{Strategy: strategy, Schedules: 20, ScheduleDir: "-"}, loop)
+		if err != nil || rep.Kind != "" || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "never stops: blocked in sleep") {
+			t.Errorf("%s: a sleeping loop: %q (%s), notes %q, %v", strategy, rep.Kind, rep.Message, rep.Notes, err)
+		}
+		rep, err = rt.Explore("SleepLoopAll", rt.Options{Strategy: strategy, Schedules: 20, LeaksAll: true, ScheduleDir: "-"}, loop)
+		if err != nil || rep.Kind != "goroutine leak" {
+			t.Errorf("%s: a sleeping loop with LeaksAll: %q (%s), %v", strategy, rep.Kind, rep.Message, err)
+		}
+	}
+}
+
 func TestIterationsAreIndependent(t *testing.T) {
 	// Goroutines left blocked at the end of an iteration are unwound: their
 	// deferred calls run but do not reach the scheduler of the next one.

@@ -30,7 +30,8 @@ const stepQuantum = int64(500 * time.Nanosecond)
 
 // leakGrace is how much virtual time may pass after the test function
 // returns while the remaining goroutines finish, before those still
-// blocked are reported as leaked.
+// blocked are reported as leaked (drainLimit: a sleep begun within it
+// gets as long).
 const leakGrace = int64(time.Second)
 
 // Timer is a pending timer: a sleeping goroutine, a timer or ticker
@@ -281,10 +282,27 @@ func (it *Iteration) nextTimer() *timer {
 	if verifyRunq {
 		it.checkNextTimer(best)
 	}
-	if best != nil && it.mainDone && best.when > it.mainDoneAt+leakGrace {
+	if best != nil && it.mainDone && best.when > it.drainLimit(best) {
 		return nil
 	}
 	return best
+}
+
+// drainLimit is the latest virtual time timer t may fire at once the test
+// function has returned: leakGrace after the return, or, for a timer set
+// within that grace (a goroutine that went to sleep after the test
+// returned), leakGrace after it was set. Whether a goroutine's one sleep
+// began just before the test returned or just after is the interleaving
+// of two goroutines that both go on; it must not decide whether the
+// goroutine is left behind. A goroutine that sleeps again and again (a
+// worker's loop) is still stopped: no timer set more than leakGrace after
+// the return fires, so the drain ends within twice the grace.
+func (it *Iteration) drainLimit(t *timer) int64 {
+	limit := it.mainDoneAt + leakGrace
+	if set := t.when - t.dur; set > it.mainDoneAt && set <= limit {
+		return set + leakGrace
+	}
+	return limit
 }
 
 // checkNextTimer panics if best is not the earliest effective timer a
