@@ -100,11 +100,10 @@ type stay struct{}
 func (stay) Name() string         { return "stay" }
 func (stay) Begin() bool          { return true }
 func (stay) End(strategy.Outcome) {}
+func (stay) Indexed()             {}
 func (stay) Choose(p *strategy.Point) int {
-	for i, o := range p.Options {
-		if o.G == p.Current {
-			return i
-		}
+	if i := p.Find(int(p.Current)); i >= 0 && p.Kind == strategy.Thread {
+		return i
 	}
 	return 0
 }
@@ -115,9 +114,10 @@ type other struct{}
 func (other) Name() string         { return "other" }
 func (other) Begin() bool          { return true }
 func (other) End(strategy.Outcome) {}
+func (other) Indexed()             {}
 func (other) Choose(p *strategy.Point) int {
-	for i, o := range p.Options {
-		if o.G != p.Current && o.G != 0 {
+	for i := range p.Len() {
+		if o := p.At(i); o.G != p.Current && o.G != 0 {
 			return i
 		}
 	}
