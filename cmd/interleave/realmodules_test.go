@@ -274,9 +274,8 @@ var moreRealModules = []realModule{{
 	path: "github.com/benbjohnson/clock", version: "v1.3.5",
 	packages:  []string{"."},
 	schedules: 100,
-	// Two goroutines that add timers tick the same due timer: the
-	// second send on its one-slot channel blocks with the clock's lock
-	// held.
+	// Goroutines that add timers each tick the same due timer: a send
+	// past its channel's one slot blocks with the clock's lock held.
 	findings: map[string]string{"TestMock_AfterRace": "deadlock"},
 }, {
 	path: "github.com/avast/retry-go/v4", version: "v4.7.0",
