@@ -203,3 +203,31 @@ func markdown(t *testing.T, strategies []string, ks []*Kernel, runs []Run) strin
 	}
 	return b.String()
 }
+
+// TestClassifyNeverStops: a leak every schedule shows is a note, which
+// detects a leak kernel (and is a false report on its fixed twin), and
+// detects nothing else.
+func TestClassifyNeverStops(t *testing.T) {
+	leak := &Kernel{Name: "first", Class: "leak", Detect: "goroutine leak"}
+	abba := &Kernel{Name: "abba", Class: "deadlock", Detect: "deadlock"}
+	p := wire.OutcomePass
+	for _, c := range []struct {
+		k                   *Kernel
+		variant, strategy   string
+		notes               bool
+		detected, falseRept bool
+	}{
+		{leak, Buggy, "random", true, true, false},
+		{leak, Buggy, "random", false, false, false},
+		{leak, Fixed, "dfs", true, false, true},
+		{leak, Buggy, Native, true, false, false},
+		{abba, Buggy, "random", true, false, false},
+		{abba, Fixed, "random", true, false, false},
+	} {
+		r := Run{Kernel: c.k.Name, Variant: c.variant, Strategy: c.strategy, Outcome: p, NeverStops: c.notes}
+		Classify(c.k, &r)
+		if r.Detected != c.detected || r.FalseReport != c.falseRept {
+			t.Errorf("%s %s %s, notes %v: detected %v, false report %v; want %v, %v", c.k.Name, c.variant, c.strategy, c.notes, r.Detected, r.FalseReport, c.detected, c.falseRept)
+		}
+	}
+}

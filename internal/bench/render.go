@@ -130,7 +130,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString(".\n\n")
 
 	b.WriteString("## Summary\n\n")
-	b.WriteString("Kernels count as detected when at least one seed detected them.\n\n")
+	b.WriteString("Kernels count as detected when at least one seed detected them. A leak kernel also counts as detected by a note that a goroutine never stops (a leak every schedule shows, which does not fail the test; -leaks=all fails on it), and such a note on its fixed twin is a false report.\n\n")
 	b.WriteString("| strategy | buggy detected | hard detected | partial detected | detecting runs | schedules to detection (median, min-max) | false reports (fixed twins / runs) | failed runs | exploration time |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, m := range r.Summaries {

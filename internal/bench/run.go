@@ -154,9 +154,15 @@ type Run struct {
 	Seconds   float64 `json:"seconds"` // the runtime's exploration time
 	Wall      float64 `json:"wall"`    // wall-clock time of the process
 	Message   string  `json:"message,omitempty"`
-	// Detected: a finding of the kernel's kind on buggy or partial.
+	// NeverStops: the run noted goroutines that every schedule left
+	// blocked (wire.Result.Notes): a leak that does not depend on the
+	// interleaving, which does not fail the test but is reported.
+	NeverStops bool `json:"never_stops,omitempty"`
+	// Detected: a finding of the kernel's kind on buggy or partial, or,
+	// for a leak kernel, a never-stops note.
 	Detected bool `json:"detected,omitempty"`
-	// FalseReport: any finding on a fixed twin.
+	// FalseReport: any finding on a fixed twin, or a never-stops note on
+	// a leak kernel's fixed twin.
 	FalseReport bool `json:"false_report,omitempty"`
 	// Predictions counts the potential bugs the active strategy
 	// predicted, Confirmed those its directed runs confirmed.
@@ -169,11 +175,20 @@ type Run struct {
 }
 
 // Classify sets r.Detected and r.FalseReport for kernel k.
+//
+// A leak that every schedule shows is a note, not a finding (the user
+// sees it under -v and in -json; -leaks=all fails on it): on a leak
+// kernel the note counts as detecting it, and as a false report on its
+// fixed twin.
 func Classify(k *Kernel, r *Run) {
 	finding := r.Outcome == wire.OutcomeFinding
-	r.Detected = finding && r.Variant != Fixed && Detects(r.Strategy, r.Kind, k.Detect)
-	r.FalseReport = finding && r.Variant == Fixed
+	noted := r.NeverStops && r.Strategy != Native && k.Detect == leakKind
+	r.Detected = r.Variant != Fixed && (finding && Detects(r.Strategy, r.Kind, k.Detect) || noted)
+	r.FalseReport = r.Variant == Fixed && (finding || noted)
 }
+
+// leakKind is the finding kind of a goroutine leak.
+const leakKind = "goroutine leak"
 
 // Detects reports whether a finding of kind, reported under strategy,
 // counts as detecting a kernel whose finding kind is detect.
@@ -482,6 +497,7 @@ func runConfig(ctx context.Context, cfg Config, work, bin, pkgDir, name, run str
 			r.SolverQueries += rec.MCR.Queries
 			r.SolverSeconds += rec.MCR.Seconds
 		}
+		r.NeverStops = r.NeverStops || len(rec.Notes) > 0
 		r.Predictions += len(rec.Predictions)
 		for _, p := range rec.Predictions {
 			if p.Status == "confirmed" {
