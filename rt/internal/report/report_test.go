@@ -60,6 +60,14 @@ func TestRenderDeadlock(t *testing.T) {
 	if strings.Contains(got, "start") && strings.Contains(got, "g2     start") {
 		t.Errorf("invisible start events are listed:\n%s", got)
 	}
+	// The report a schedule file keeps names no count and no path: the
+	// same finding gives the same file from any run (-workers, -shard).
+	for n, want := range map[int]string{0: "interleave: deadlock (strategy pct, seed 9)\n", 3: "interleave: deadlock after 3 schedules (strategy pct, seed 9)\n"} {
+		got := Render(Header{Schedules: n, Strategy: "pct", Seed: 9}, f, pos)
+		if !strings.HasPrefix(got, want) || strings.Contains(got, "schedule:") {
+			t.Errorf("Schedules %d: report starts %q, want %q, and names no schedule file:\n%s", n, got[:strings.IndexByte(got, '\n')+1], want, got)
+		}
+	}
 }
 
 // TestRenderTraceNames: the interleaving names each event's object as the

@@ -102,10 +102,10 @@ func (stay) Begin() bool          { return true }
 func (stay) End(strategy.Outcome) {}
 func (stay) Indexed()             {}
 func (stay) Choose(p *strategy.Point) int {
-	if i := p.Find(int(p.Current)); i >= 0 && p.Kind == strategy.Thread {
-		return i
+	if p.Kind != strategy.Thread {
+		return 0
 	}
-	return 0
+	return max(p.Find(int(p.Current)), 0)
 }
 
 // other always switches to another goroutine.

@@ -296,7 +296,9 @@ func (it *Iteration) nextTimer() *timer {
 // of two goroutines that both go on; it must not decide whether the
 // goroutine is left behind. A goroutine that sleeps again and again (a
 // worker's loop) is still stopped: no timer set more than leakGrace after
-// the return fires, so the drain ends within twice the grace.
+// the return fires, so the drain ends within twice the grace. The drain
+// stops at the first timer past its limit (nextTimer): a later one does
+// not fire before it, as time does not pass it by.
 func (it *Iteration) drainLimit(t *timer) int64 {
 	limit := it.mainDoneAt + leakGrace
 	if set := t.when - t.dur; set > it.mainDoneAt && set <= limit {
