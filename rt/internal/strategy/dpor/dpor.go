@@ -97,6 +97,10 @@ type DPOR struct {
 	trEv    []int32
 	lastOp  int32 // goroutine of the last event if it was an operation, or -1
 
+	// offered is, by goroutine, the last Thread choice point that could
+	// have started it while it had not run yet (-1: none).
+	offered []int32
+
 	// Split into rounds (dporsplit.go): the jobs, and the job being
 	// explored, whose root is node root (-1: none) and which backtracks
 	// at nodes from floor down; the races it found with nodes up to its
@@ -231,6 +235,7 @@ func (s *DPOR) Begin() bool {
 	s.depth, s.node, s.fpNode, s.sleep, s.blocked, s.pre = 0, -1, -1, s.sleep[:0], false, 0
 	s.gcur, s.widen, s.selBuf, s.gsel = nil, false, s.selBuf[:0], 0
 	s.evlog, s.trEv, s.lastOp = s.evlog[:0], s.trEv[:0], -1
+	s.offered = s.offered[:0]
 	s.h.reset()
 	if s.jobs != nil {
 		return s.beginJob()
@@ -300,6 +305,9 @@ func (s *DPOR) Choose(p *strategy.Point) int {
 	}
 	if s.blocked {
 		return 0
+	}
+	if p.Kind == strategy.Thread {
+		s.offer(int32(d), p)
 	}
 	if d < len(s.nodes) {
 		n := &s.nodes[d]
@@ -471,6 +479,13 @@ func (s *DPOR) Executed(ev event.Event, _ int) {
 	if s.blocked {
 		return
 	}
+	if !s.h.pended(ev) {
+		// A start, resume or exit, or a timer firing: no Pending
+		// announced it, and it races with what came before it as a
+		// pending step would (FG05, figure 4: next(s, p) of every p at
+		// every state, a goroutine's first transition included).
+		s.Pending(ev)
+	}
 	node := s.node
 	s.node = -1
 	h := s.h
@@ -629,9 +644,44 @@ func (s *DPOR) conservative(d int32, g int32) {
 	}
 }
 
+// offer records that Thread choice point d could start the goroutines
+// of its options that have not run yet.
+func (s *DPOR) offer(d int32, p *strategy.Point) {
+	for _, o := range p.Options {
+		if o.G == 0 || s.h.ran(o.G) {
+			continue
+		}
+		for int(o.G) >= len(s.offered) {
+			s.offered = append(s.offered, -1)
+		}
+		s.offered[o.G] = d
+	}
+}
+
+// unstarted reverses, for each goroutine the execution ended without
+// running, its "race" with the transition taken at the last choice point
+// that could have started it: it runs there in a later execution. Its
+// steps are unknown until it runs, so nothing else can order them
+// against the others' (FG05, section 3, explores complete executions:
+// this one ended with the goroutine enabled, when the test returned).
+func (s *DPOR) unstarted() {
+	if s.blocked || s.h.off {
+		return
+	}
+	for g, d := range s.offered {
+		if d < 0 || s.h.ran(int32(g)) {
+			continue
+		}
+		if j := s.h.after(d); j >= 0 {
+			s.race(j, event.Event{G: int32(g), Op: event.OpStart})
+		}
+	}
+}
+
 // End implements Strategy.
 func (s *DPOR) End(o strategy.Outcome) {
 	s.finish()
+	s.unstarted()
 	s.Executions++
 	if s.job != nil {
 		s.ran++

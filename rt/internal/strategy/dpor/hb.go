@@ -392,6 +392,36 @@ func (h *hb) pending(e event.Event) int32 {
 	return h.lastRace(e)
 }
 
+// pended reports whether ev is a pending step of its goroutine (Pending
+// announced it), always true when the tracker is off.
+func (h *hb) pended(ev event.Event) bool {
+	if h.off {
+		return true
+	}
+	if int(ev.G) >= len(h.ths) {
+		return false
+	}
+	for _, p := range h.ths[ev.G].pend {
+		if p == ev {
+			return true
+		}
+	}
+	return false
+}
+
+// ran reports whether goroutine g executed an event.
+func (h *hb) ran(g int32) bool { return int(g) < len(h.ths) && h.ths[g].n > 0 }
+
+// after returns the transition that Thread choice point d chose, or -1.
+func (h *hb) after(d int32) int32 {
+	for j := len(h.tr) - 1; j >= 0; j-- {
+		if h.tr[j].node == d {
+			return int32(j)
+		}
+	}
+	return -1
+}
+
 // woke records that the executing transition started or woke g.
 func (h *hb) woke(g int32) {
 	if h.off || h.cur < 0 {
