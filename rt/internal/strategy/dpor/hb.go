@@ -383,13 +383,21 @@ func (h *hb) pending(e event.Event) int32 {
 	}
 	h.see(e)
 	t := h.thread(e.G)
-	for _, p := range t.pend {
-		if p == e {
-			return -1
-		}
+	if t.pends(e) {
+		return -1
 	}
 	t.pend = append(t.pend, e)
 	return h.lastRace(e)
+}
+
+// pends reports whether e is among t's pending events.
+func (t *hthread) pends(e event.Event) bool {
+	for _, p := range t.pend {
+		if p == e {
+			return true
+		}
+	}
+	return false
 }
 
 // pended reports whether ev is a pending step of its goroutine (Pending
@@ -398,15 +406,7 @@ func (h *hb) pended(ev event.Event) bool {
 	if h.off {
 		return true
 	}
-	if int(ev.G) >= len(h.ths) {
-		return false
-	}
-	for _, p := range h.ths[ev.G].pend {
-		if p == ev {
-			return true
-		}
-	}
-	return false
+	return int(ev.G) < len(h.ths) && h.ths[ev.G].pends(ev)
 }
 
 // ran reports whether goroutine g executed an event.
@@ -444,14 +444,9 @@ func (h *hb) executed(ev event.Event, node int32) (i int32, fresh bool, from int
 	}
 	h.see(ev)
 	t := h.thread(ev.G)
+	found := t.pends(ev)
 	fp := t.pend
 	t.pend = nil
-	found := false
-	for _, p := range fp {
-		if p == ev {
-			found = true
-		}
-	}
 	if !found {
 		fp = append(fp, ev)
 	}
