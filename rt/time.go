@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"math"
 	"sync"
 	"time"
 	"unsafe"
@@ -92,8 +93,24 @@ func NewTimer(d time.Duration, s Site) *time.Timer {
 		return time.NewTimer(d)
 	}
 	c, o, fire := timerChan(g)
-	t := &time.Timer{C: c}
+	t := stoppedTimer()
+	t.C = c
 	g.NewTimer(unsafe.Pointer(t), int64(d), 0, o, fire, uint32(s))
+	return t
+}
+
+// stoppedTimer returns a real timer, stopped, for a virtual one to be
+// known by. A call the instrumenter cannot see (Stop or Reset through an
+// interface whose dynamic type is *time.Timer, or through reflection)
+// reaches the real timer's method, which panics on a time.Timer the Go
+// runtime did not make; on this one it does nothing a test can observe
+// (a Reset arms a timer whose channel nobody has, or whose function does
+// nothing). Through a struct that embeds the timer, the instrumenter
+// declares the methods so that they reach the virtual timer
+// (internal/instrument's embedded.go).
+func stoppedTimer() *time.Timer {
+	t := time.AfterFunc(time.Duration(math.MaxInt64), func() {})
+	t.Stop()
 	return t
 }
 
@@ -103,7 +120,7 @@ func AfterFunc(d time.Duration, f func(), s Site) *time.Timer {
 	if g == nil {
 		return time.AfterFunc(d, f)
 	}
-	t := &time.Timer{}
+	t := stoppedTimer()
 	var vt *sched.Timer
 	vt = g.NewTimer(unsafe.Pointer(t), int64(d), 0, nil, func(it *sched.Iteration, _ int64) {
 		it.SpawnFromTimer(vt, f)
@@ -143,7 +160,9 @@ func NewTicker(d time.Duration, s Site) *time.Ticker {
 		panic("non-positive interval for NewTicker")
 	}
 	c, o, fire := timerChan(g)
-	t := &time.Ticker{C: c}
+	t := time.NewTicker(time.Duration(math.MaxInt64)) // stopped, as stoppedTimer's
+	t.Stop()
+	t.C = c
 	g.NewTimer(unsafe.Pointer(t), int64(d), int64(d), o, fire, uint32(s))
 	return t
 }

@@ -130,6 +130,9 @@ type rewriter struct {
 	fuzzLits []*ast.FuncLit // fuzz bodies wrapped in rt.FuzzBody
 	// locksThreads: the file refers to runtime.LockOSThread.
 	locksThreads bool
+	// promoted declares the modeled methods promoted through embedded
+	// fields on the structs that embed them (embedded.go).
+	promoted string
 }
 
 func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Package, info *types.Info, filename string, opts Options) ([]byte, bool, []Warning, error) {
@@ -158,9 +161,10 @@ func rewriteFile(fset *token.FileSet, f *ast.File, src []byte, pkg *types.Packag
 	r.memory()
 	r.branches()
 	r.breakpoints()
+	r.promoted = r.promotedModels()
 
 	r.locksThreads = r.refersToLockOSThread()
-	if len(r.edits.edits) == 0 && !r.locksThreads {
+	if len(r.edits.edits) == 0 && !r.locksThreads && r.promoted == "" {
 		return src, false, r.warnings, nil
 	}
 	out, err := r.finish()
@@ -215,6 +219,7 @@ func (r *rewriter) finish() ([]byte, error) {
 	// go on the line of the package clause.
 	r.edits.insert(r.off(r.file.Name.End()), r.imports.decls())
 	trailer := fmt.Sprintf("\nvar %s = %s.RegisterFile(%s, %s%s)\n", r.sitesVar, rtAlias, quote(r.filename), quote(r.nameTable()), r.siteList())
+	trailer += r.promoted
 	if r.locksThreads {
 		trailer += fmt.Sprintf("\nvar _ = %s.LocksThreads()\n", rtAlias)
 	}

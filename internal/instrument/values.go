@@ -50,7 +50,9 @@ func (r *rewriter) methodValue(sel *ast.SelectorExpr) bool {
 			return false
 		}
 	} else if len(s.Index()) != 1 {
-		r.warnf(pos, "promoted method expression %s left native", m.FullName())
+		if !r.declaresPromoted(s) {
+			r.warnf(pos, "promoted method expression %s left native", m.FullName())
+		}
 		return false
 	}
 	targs := ""

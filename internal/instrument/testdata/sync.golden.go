@@ -125,4 +125,13 @@ func Pooled(p *sync.Pool) {
 	__rt.PoolPut(p, __rt.PoolGet(p, __rtSites_a09b6b8a+46), __rtSites_a09b6b8a+45)
 }
 
-var __rtSites_a09b6b8a = __rt.RegisterFile("testdata/sync.go", "l*c.Mutex\nl*c.Mutex\nl*s.mu\nl*s.mu\nl*s.mu\nl*s.mu\nl*s.mu\nl*s.mu\nl*s.mu\nl*r\nl*r\nl*q.cond.L\nk*q.cond\nl*q.cond.L\nl*q.lock\nl*q.lock\nk*q.cond\nk*q.cond\nw*wg\n\nw*wg\no*once\nm*m\nw*wg\nm*m\nw*wg\nm*m\nm*m\nm*m\nm*m\nm*m\nm*m\nm*m\nm*m\nl*c.Mutex\nl*c.Mutex\nl*l\nl*l\n\n\n\n\nl*mu\np*bufs\np*bufs\np*p\np*p\nv*c.n\nv*s.data\nv*s.data[k]\nv*s.data\nv*s.data[k]\nv*q.cond\nv*q.cond.L\nv*q.items\nv*q.items[0]\nv*q.items\nv*q.cond\nv*q.cond.L\nv*q.items\nv*q.cond\nv*q.lock\nv*q.items\nv*q.items\nv*q.lock\nv*q.cond\nv*q.cond\nv*i\nv*i\nv*i", 25, 2, 26, 8, 31, 2, 32, 8, 38, 6, 39, 3, 42, 2, 43, 5, 44, 3, 47, 2, 48, 2, 57, 2, 59, 3, 63, 2, 68, 2, 70, 2, 71, 2, 72, 2, 80, 3, 81, 3, 82, 10, 83, 4, 84, 4, 87, 2, 87, 17, 88, 2, 89, 11, 90, 2, 92, 2, 93, 2, 94, 2, 95, 2, 96, 2, 97, 2, 101, 10, 102, 12, 105, 2, 106, 8, 107, 7, 108, 7, 109, 7, 113, 14, 116, 2, 122, 7, 123, 2, 124, 2, 124, 8, 27, 2, 33, 11, 33, 11, 41, 2, 41, 2, 57, 2, 57, 2, 61, 7, 61, 7, 62, 12, 63, 2, 63, 2, 58, 10, 59, 3, 68, 2, 69, 19, 69, 12, 70, 2, 71, 2, 72, 2, 79, 14, 79, 21, 84, 12)
+var __rtSites_a09b6b8a = __rt.RegisterFile("testdata/sync.go", "l*c.Mutex\nl*c.Mutex\nl*s.mu\nl*s.mu\nl*s.mu\nl*s.mu\nl*s.mu\nl*s.mu\nl*s.mu\nl*r\nl*r\nl*q.cond.L\nk*q.cond\nl*q.cond.L\nl*q.lock\nl*q.lock\nk*q.cond\nk*q.cond\nw*wg\n\nw*wg\no*once\nm*m\nw*wg\nm*m\nw*wg\nm*m\nm*m\nm*m\nm*m\nm*m\nm*m\nm*m\nm*m\nl*c.Mutex\nl*c.Mutex\nl*l\nl*l\n\n\n\n\nl*mu\np*bufs\np*bufs\np*p\np*p\nv*c.n\nv*s.data\nv*s.data[k]\nv*s.data\nv*s.data[k]\nv*q.cond\nv*q.cond.L\nv*q.items\nv*q.items[0]\nv*q.items\nv*q.cond\nv*q.cond.L\nv*q.items\nv*q.cond\nv*q.lock\nv*q.items\nv*q.items\nv*q.lock\nv*q.cond\nv*q.cond\nv*i\nv*i\nv*i\nl*Counter.Mutex\nl*Counter.Mutex\nl*Counter.Mutex", 25, 2, 26, 8, 31, 2, 32, 8, 38, 6, 39, 3, 42, 2, 43, 5, 44, 3, 47, 2, 48, 2, 57, 2, 59, 3, 63, 2, 68, 2, 70, 2, 71, 2, 72, 2, 80, 3, 81, 3, 82, 10, 83, 4, 84, 4, 87, 2, 87, 17, 88, 2, 89, 11, 90, 2, 92, 2, 93, 2, 94, 2, 95, 2, 96, 2, 97, 2, 101, 10, 102, 12, 105, 2, 106, 8, 107, 7, 108, 7, 109, 7, 113, 14, 116, 2, 122, 7, 123, 2, 124, 2, 124, 8, 27, 2, 33, 11, 33, 11, 41, 2, 41, 2, 57, 2, 57, 2, 61, 7, 61, 7, 62, 12, 63, 2, 63, 2, 58, 10, 59, 3, 68, 2, 69, 19, 69, 12, 70, 2, 71, 2, 72, 2, 79, 14, 79, 21, 84, 12, 9, 7, 9, 7, 9, 7)
+
+//line testdata/sync.go:9
+func (__rtRecv4 *Counter) Lock() { __rt.Lock(&__rtRecv4.Mutex, __rtSites_a09b6b8a+70) }
+
+//line testdata/sync.go:9
+func (__rtRecv5 *Counter) TryLock() bool { return __rt.TryLock(&__rtRecv5.Mutex, __rtSites_a09b6b8a+71) }
+
+//line testdata/sync.go:9
+func (__rtRecv6 *Counter) Unlock() { __rt.Unlock(&__rtRecv6.Mutex, __rtSites_a09b6b8a+72) }

@@ -23,6 +23,6 @@ again:
 
 	f := sync.OnceValue[int] // an explicitly instantiated function value
 	_ = f
-	g := (*locked).Lock // a method expression through an embedded field
+	g := (*locked).Lock // a method expression through an embedded field: the struct declares Lock
 	_ = g
 }
