@@ -35,6 +35,19 @@ var funcTable = map[string]map[string]string{
 		"WithoutCancel":     "WithoutCancel",
 		"Cause":             "Cause",
 	},
+	// A sort writes only the elements it moves (rt/sort.go).
+	"slices": {
+		"Sort":           "SlicesSort",
+		"SortFunc":       "SlicesSortFunc",
+		"SortStableFunc": "SlicesSortStableFunc",
+	},
+	"sort": {
+		"Ints":        "SortInts",
+		"Float64s":    "SortFloat64s",
+		"Strings":     "SortStrings",
+		"Slice":       "SortSlice",
+		"SliceStable": "SortSliceStable",
+	},
 	// In-memory pipes block in the model (rt/pipe.go, rt/netpipe.go).
 	"io":  {"Pipe": "IOPipe"},
 	"net": {"Pipe": "NetPipe"},
