@@ -9,7 +9,9 @@
 // ordered by construction, no deadlock by construction), Racy (Safe with
 // one planted data race: one access left unguarded) and, for programs
 // generated with bugs, Bug (deadlocks, leaks, panics and failed assertions
-// that happen under some schedules only).
+// that happen under some schedules only; deep.go adds the deeper shapes:
+// an abandoned sender, a lock-order inversion, a recursive read lock
+// against a writer, a double close).
 //
 // Every form records what it computed: the test appends a line to the file
 // named by $DIFFTEST_OUT at the end of every run (plain os calls are not

@@ -224,6 +224,9 @@ func Generate(seed int64) *Program {
 	}
 	g.merge()
 	g.plant()
+	if g.bug {
+		deepen(g.p, g.n)
+	}
 	return g.p
 }
 

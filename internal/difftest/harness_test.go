@@ -105,11 +105,19 @@ func TestGenerate(t *testing.T) {
 				}
 			}
 		}
+		// A deep bug is in the Bug form alone.
+		for _, g := range p.Gs {
+			for _, s := range g.Stmts {
+				if strings.HasPrefix(s.Kind, "deep.") && (s.Code != "" || s.Bug == "" || !p.Bugs) {
+					t.Errorf("seed %d: deep statement %s in a form other than Bug: %+v", seed, s.Kind, s)
+				}
+			}
+		}
 		if p.Planted != (planted == 1) || planted > 1 {
 			t.Errorf("seed %d: planted %v with %d racy statements", seed, p.Planted, planted)
 		}
 	}
-	for _, want := range []string{"map.range", "map.len", "map.rangedelete", "slice.range", "array.rangeindex", "select.multi", "select.timeafter", "cond.wait", "ctx.done", "once.func", "atomic.add", "syncmap.range", "time.ticker", "panic.recover", "seq.select"} {
+	for _, want := range []string{"map.range", "map.len", "map.rangedelete", "slice.range", "array.rangeindex", "select.multi", "select.timeafter", "cond.wait", "ctx.done", "once.func", "atomic.add", "syncmap.range", "time.ticker", "panic.recover", "seq.select", "deep.abandonedsender", "deep.lockorder", "deep.recursiverlock", "deep.doubleclose"} {
 		if !kinds[want] {
 			t.Errorf("300 programs have no statement %s", want)
 		}

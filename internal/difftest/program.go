@@ -77,6 +77,9 @@ type Program struct {
 	// starts (channels, conditions, contexts); each is followed by a use
 	// so that deleting statements never leaves an unused variable.
 	Decls []string `json:"decls"`
+	// BugDecls are declarations of the Bug form only, after Decls: the
+	// objects of the deep bugs (deep.go), each followed by a use.
+	BugDecls []string `json:"bugDecls,omitempty"`
 	// Pre are sequential statements of the test goroutine before it
 	// starts the others: they compute seq, whose value does not depend
 	// on the schedule.
@@ -112,6 +115,7 @@ func (p *Program) Size() int {
 func (p *Program) Clone() *Program {
 	q := *p
 	q.Decls = append([]string(nil), p.Decls...)
+	q.BugDecls = append([]string(nil), p.BugDecls...)
 	q.Pre = append([]Stmt(nil), p.Pre...)
 	q.Tail = append([]string(nil), p.Tail...)
 	q.Gs = make([]*Goroutine, len(p.Gs))
@@ -212,6 +216,11 @@ func (p *Program) Render(native bool) *Rendered {
 		emit("\t_, _, _, _, _, _, _, _ = &wg, &mu1, &mu2, &rw1, rl, sem, ctx, cancel")
 		for _, d := range p.Decls {
 			emit("\t%s", d)
+		}
+		if f == Bug {
+			for _, d := range p.BugDecls {
+				emit("\t%s", d)
+			}
 		}
 		emit("\tseq := \"\"")
 		for i, s := range p.Pre {
