@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"interleave.dev/rt/internal/event"
@@ -372,18 +373,25 @@ func (it *Iteration) holderAway(v int64, inSyscall bool) bool {
 }
 
 // AllStacks returns the stacks of every goroutine, as runtime.Stack(buf,
-// true) writes them, whole: into a buffer of size bytes at first, twice as
-// large until they fit.
+// true) writes them, whole: into a buffer of size bytes at first, or a
+// quarter larger than the last dump if that is more, twice as large until
+// they fit.
+// Each try stops the world, for long when goroutines are many.
 func AllStacks(size int) []byte {
+	size = max(size, int(stacksSize.Load()))
 	buf := make([]byte, size)
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
+			stacksSize.Store(int64(n + n/4))
 			return buf[:n]
 		}
 		buf = make([]byte, 2*len(buf))
 	}
 }
+
+// stacksSize is the buffer size the next AllStacks starts with.
+var stacksSize atomic.Int64
 
 // parseHeader reads "goroutine 7 [IO wait, 2 minutes]:" at the start of a
 // stack entry.

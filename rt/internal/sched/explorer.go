@@ -424,9 +424,7 @@ func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 	}
 	it.setCur(it.main)
 	it.wake(it.main)
-	if x.wait(it, over) {
-		it.stuck()
-	}
+	x.wait(it, over)
 	it.unwind()
 	if it.finding != nil {
 		it.attachStacks(it.finding)
@@ -441,33 +439,40 @@ func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 
 // wait waits for the iteration to end, watching on x.tick that it makes
 // progress and, once over fires (if not nil), asking it to stop at its
-// next scheduling point. It returns true if the running goroutine stayed
-// in uncontrolled code for longer than the bound.
-func (x *Explorer) wait(it *Iteration, over <-chan time.Time) bool {
+// next scheduling point. It ends the iteration as stuck when the running
+// goroutine stays in uncontrolled code for longer than the bound.
+func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 	bound := x.cfg.StuckAfter
 	tick := x.tick
 	defer tick.Stop()
 	last, since := it.gate.Load(), time.Now()
-	var reaped time.Time // when reap last looked (it dumps every stack)
+	// reap dumps every stack, stopping the world for as long as the dump
+	// takes (most of a second with thousands of goroutines): the next
+	// one waits reapAfter, or ten times as long as the last took.
+	var reapedAt time.Time
+	var reapGap time.Duration
 	for {
 		select {
 		case <-it.done:
-			return false
+			return
 		case <-over:
 			it.overBudget.Store(true)
 			over = nil
 		case <-tick.C:
-			if p := it.gate.Load(); p != last {
+			if p := it.gate.Load(); p != last || it.reporting.Load() {
+				// A finding being built is progress of the tool's own.
 				last, since = p, time.Now()
 				continue
 			}
 			idle := time.Since(since)
-			if bound > 0 && idle >= bound {
-				return true
+			if bound > 0 && idle >= bound && it.stuck() {
+				return
 			}
-			if idle >= reapAfter && time.Since(reaped) >= reapAfter {
-				reaped = time.Now()
+			if idle >= reapAfter && time.Since(reapedAt) >= reapGap {
+				start := time.Now()
 				it.reap()
+				reapedAt = time.Now()
+				reapGap = max(reapAfter, 10*reapedAt.Sub(start))
 			}
 			if idle >= timerGrace && it.timerHeld.Load() {
 				it.fireHeldTimer()
@@ -478,8 +483,12 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) bool {
 
 // stuck ends an iteration whose running goroutine does not come back from
 // uncontrolled code. That goroutine is abandoned: when it comes back, its
-// next operation unwinds it.
-func (it *Iteration) stuck() {
+// next operation unwinds it. It reports false, doing nothing, when a
+// goroutine has begun to report a finding of its own (fail).
+func (it *Iteration) stuck() bool {
+	if !it.reporting.CompareAndSwap(false, true) {
+		return false
+	}
 	g := it.cur
 	idle := it.held.Load() == nil
 	// The goroutines to show: the holder, or, when nobody holds the
@@ -548,6 +557,7 @@ func (it *Iteration) stuck() {
 		g.abort = true
 		g.state = gDone // not waited for
 	}
+	return true
 }
 
 // stackByID returns the entry of goroutine id among stacks, or "".

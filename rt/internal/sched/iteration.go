@@ -37,6 +37,11 @@ type Iteration struct {
 	// holderGone: the last holderAway found the holder exited (set and
 	// read under amu).
 	holderGone bool
+	// reporting is claimed by the first of fail and stuck to write
+	// it.finding. While a goroutine builds its finding (fail: a report
+	// over a million objects takes seconds) the watchdog neither reaps
+	// nor ends the iteration as stuck.
+	reporting atomic.Bool
 
 	objs    map[uintptr]*object // by address: only object.addr keeps the memory alive (gc.go)
 	nextObj int32
@@ -504,7 +509,7 @@ func (it *Iteration) quiescent(g *G) {
 // fail ends the iteration with finding f (the first finding wins). For a
 // goroutine that has not exited, it does not return.
 func (it *Iteration) fail(g *G, f *Finding) {
-	if it.finding == nil && it.diverged == "" {
+	if it.finding == nil && it.diverged == "" && it.reporting.CompareAndSwap(false, true) {
 		f.Trace, f.TraceDropped, f.Preempts = it.trace, it.traceDropped, it.preempts
 		f.Objects = it.objectNames()
 		f.EarlyTimers, f.EarlyTimersDropped, f.MaxStall = it.early, it.earlyDropped, it.earlyMax
