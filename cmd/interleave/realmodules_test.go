@@ -314,6 +314,24 @@ var moreRealModules = []realModule{{
 	// Its schedule 38 failed on a connection reset by the kernel, which
 	// two fresh replays did not reproduce alike: real TCP.
 	findings: map[string]string{"TestHalfCloseSessionShutdown": "unrepeatable"},
+}, {
+	// A job scheduler over a clock interface (clockwork), whose real
+	// timers it stops through the interface.
+	path: "github.com/go-co-op/gocron/v2", version: "v2.21.2",
+	packages:  []string{"."},
+	schedules: 100,
+	budget:    20 * time.Second,
+	findings: map[string]string{
+		// stopScheduler signals StopJobs before it clears started: a
+		// second Start in between does nothing.
+		"TestSchedulerMonitor_MultipleStartStop": "test failure",
+		// selectStart loops for good on a one-time job whose time has
+		// passed (10ms pass before Start).
+		"TestScheduler_JobsWaitingInQueue": "livelock",
+		// 1000 jobs every 100ms for a second: one schedule outlives
+		// the budget.
+		"TestScheduler_ManyJobs": "not explored",
+	},
 }}
 
 var (
