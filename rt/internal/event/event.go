@@ -116,11 +116,13 @@ func (o Op) Modifies() bool {
 // events ran before it, not only on which); os.Exit and the return of the
 // test's main goroutine (goroutine 1) end what the others can still do (a
 // t.Error after it panics); a goroutine entering from uncontrolled code
-// arrives where timing puts it. Being conservative here only costs a
-// reducing strategy executions.
+// arrives where timing puts it; a runtime.Gosched passes its goroutine
+// over at the next scheduling point (the scheduler's fairness), so what
+// the others can do right after it depends on where it comes. Being
+// conservative here only costs a reducing strategy executions.
 func (e Event) Global() bool {
 	switch e.Op {
-	case OpNow, OpSleep, OpTimerNew, OpTimerStop, OpTimerReset, OpTimerFire, OpProcessExit, OpEnter:
+	case OpNow, OpSleep, OpTimerNew, OpTimerStop, OpTimerReset, OpTimerFire, OpProcessExit, OpEnter, OpYield:
 		return true
 	case OpExit:
 		return e.G == 1

@@ -327,6 +327,9 @@ func (it *Iteration) pollFailed(g *G, site uint32) {
 	at := site + 1 // 0: no poll yet
 	if g.polls[0] == at || g.polls[1] == at {
 		it.yielded(g)
+		if y, ok := it.obs.(strategy.Yielder); ok {
+			y.Yielded(g.ID, site)
+		}
 		return
 	}
 	g.polls[0], g.polls[1] = at, g.polls[0]

@@ -226,6 +226,17 @@ type Observer interface {
 	Woke(g int32)
 }
 
+// Yielder is implemented by observers that must know when goroutine g's
+// last Executed event passes it over at the next scheduling point, as a
+// runtime.Gosched does: a poll that repeats at site (a select that took
+// its default, a failed TryLock, in a spin loop) yields for fairness.
+// What the other goroutines can do right after such a poll then depends
+// on where it comes, as after an OpYield event (event.Global), which
+// Yielded stands for.
+type Yielder interface {
+	Yielded(g int32, site uint32)
+}
+
 // Valuer is implemented by observers that also need the values memory
 // accesses read and write (mcr: maximal causality reduction reasons about
 // which write a read can return). The scheduler calls Value for every

@@ -240,7 +240,8 @@ func (b *traceBuilder) objects() {
 			}
 			ops[o] = append(ops[o], int32(i))
 		}
-		if r.ev.Global() && r.ev.Op != event.OpExit {
+		// (A yield orders nothing here: mcr steers by values.)
+		if r.ev.Global() && r.ev.Op != event.OpExit && r.ev.Op != event.OpYield {
 			timeOps = append(timeOps, int32(i))
 		}
 	}

@@ -537,6 +537,14 @@ func conflictsAny(fp []event.Event, e event.Event) bool {
 	return false
 }
 
+// Yielded implements strategy.Yielder: g's poll passes it over at the
+// next point, which makes the poll a yield, dependent on every step of
+// the others (event.Global); it joins g's transition as an OpYield event.
+// A spin loop that yields is then explored as a runtime.Gosched one is.
+func (s *DPOR) Yielded(g int32, site uint32) {
+	s.Executed(event.Event{G: g, Op: event.OpYield, Site: site}, -1)
+}
+
 // Woke implements Observer.
 func (s *DPOR) Woke(g int32) {
 	if !s.blocked {

@@ -55,6 +55,15 @@ func (t *Traces) Executed(e event.Event, index int) {
 	}
 }
 
+// Yielded implements strategy.Yielder: the yield of a poll is an event
+// of the trace (DPOR.Yielded).
+func (t *Traces) Yielded(g int32, site uint32) {
+	t.h.executed(event.Event{G: g, Op: event.OpYield, Site: site}, -1)
+	if y, ok := t.Strategy.(strategy.Yielder); ok {
+		y.Yielded(g, site)
+	}
+}
+
 // Woke implements Observer.
 func (t *Traces) Woke(g int32) {
 	t.h.woke(g)

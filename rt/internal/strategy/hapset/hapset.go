@@ -196,6 +196,13 @@ func (s *HaPSet) Executed(ev event.Event, index int) {
 	}
 }
 
+// Yielded implements strategy.Yielder for the search.
+func (s *HaPSet) Yielded(g int32, site uint32) {
+	if !s.learning {
+		s.search.Yielded(g, site)
+	}
+}
+
 // Woke implements Observer.
 func (s *HaPSet) Woke(g int32) {
 	if !s.learning {
