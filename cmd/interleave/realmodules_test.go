@@ -295,11 +295,16 @@ var moreRealModules = []realModule{{
 	path: "github.com/asaskevich/EventBus", version: "v0.0.0-20200907212545-49d423059eef",
 	packages:  []string{"."},
 	schedules: 100,
-	// Server.Stop and Client.Stop never close their listener: the
-	// goroutine of http.Serve waits in a real Accept for good.
+	// Server.Stop and Client.Stop never close their listener on a fixed
+	// port, and Start ignores Listen's error: the run after the first,
+	// in this process or a fresh one while it lives, serves a nil
+	// listener (a panic in net/http) or fails the test, as go test
+	// -count=2 does. (Each test alone is not explored, for that reason;
+	// after other tests it is reported.) The goroutine of http.Serve
+	// left in a real Accept is a never-stops note.
 	findings: map[string]string{
-		"TestNewServer": "stuck", "TestNewClient": "stuck",
-		"TestServerPublish": "stuck", "TestNetworkBus": "stuck",
+		"TestNewServer": "panic|test failure", "TestNewClient": "panic|test failure",
+		"TestServerPublish": "panic|test failure", "TestNetworkBus": "panic|test failure",
 	},
 }, {
 	// A stream multiplexer over loopback TCP and net.Pipe.

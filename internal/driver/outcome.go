@@ -70,6 +70,7 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	var noted int                // tests with goroutines that never stop
 	var timing int               // tests failed only by a timer fired early (notes)
 	var notExplored []string     // tests whose first schedule outlived -budget
+	var leftover []string        // tests whose runs leave state outside the process
 	for _, r := range o.Results {
 		schedules += r.Schedules
 		if len(r.Notes) > 0 {
@@ -102,6 +103,10 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 		case wire.OutcomeUnrepeatable:
 			unrepeatable++
 		case wire.OutcomeNotExplored:
+			if r.Leftover {
+				leftover = append(leftover, r.Test)
+				break
+			}
 			notExplored = append(notExplored, r.Test)
 		default:
 			other++
@@ -125,6 +130,9 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 	}
 	if len(notExplored) > 0 {
 		parts = append(parts, fmt.Sprintf("%d not explored, one schedule taking longer than -budget (%s)", len(notExplored), strings.Join(notExplored, ", ")))
+	}
+	if len(leftover) > 0 {
+		parts = append(parts, fmt.Sprintf("%d not explored, a run leaving state outside its process that the next run trips on (%s; -v says what)", len(leftover), strings.Join(leftover, ", ")))
 	}
 	if other > 0 {
 		parts = append(parts, fmt.Sprintf("%d could not be explored", other))

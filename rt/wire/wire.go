@@ -295,9 +295,12 @@ const (
 	// replays ran differently, from that or from something the tool does
 	// not control), not from the interleaving.
 	OutcomeUnrepeatable = "unrepeatable"
-	// OutcomeNotExplored: the test's first schedule was still running when
-	// the budget ran out. Not a finding: one schedule of the test takes
-	// longer than the budget (Message says how long it ran).
+	// OutcomeNotExplored: the test could not be explored, which is not a
+	// finding. Either its first schedule was still running when the
+	// budget ran out (Message says how long it ran), or, with Leftover,
+	// a run of it leaves state outside its process (a listener on a
+	// fixed port, a file) that makes the next run fail, in a fresh
+	// process too, as go test -count=2 would.
 	OutcomeNotExplored = "not explored"
 )
 
@@ -343,6 +346,10 @@ type Result struct {
 	// reference of the processes that explore its later schedules
 	// (Config.LeakKeys).
 	LeakKeys []string `json:"leak_keys,omitempty"`
+	// Leftover, for OutcomeNotExplored, says why: not the budget, but a
+	// schedule that passed in this process failed in a fresh one while
+	// this one lived.
+	Leftover bool `json:"leftover,omitempty"`
 }
 
 // RegressResult says how a regression run (strategy "regression") used

@@ -68,6 +68,10 @@ func exploreAfresh(t *testing.T, cfg wire.Config, spec *strategies.Spec, rep *Re
 			return nil, err
 		}
 		a.rep = r
+		if leftover(r, rep, before) {
+			a.rep = leftoverReport(r, rep)
+			return a, nil
+		}
 		if r.Kind != "" && r.Diverged == "" && replayable(r.Kind) {
 			if c, why := confirm(t, cfg, r); c == notReproduced {
 				a.why = "its own schedules, in one fresh process, leave state behind that a later one sees, and its search cannot be split between processes"
@@ -107,6 +111,10 @@ func exploreAfresh(t *testing.T, cfg wire.Config, spec *strategies.Spec, rep *Re
 			from = upto + 1
 			continue
 		}
+		if leftover(r, rep, before) {
+			a.rep = leftoverReport(r, rep)
+			return a, nil
+		}
 		c, why := confirm(t, cfg, r)
 		if c != notReproduced {
 			a.rep = r
@@ -129,6 +137,49 @@ func exploreAfresh(t *testing.T, cfg wire.Config, spec *strategies.Spec, rep *Re
 	}
 	a.rep = &Report{Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed, Schedules: total, Notes: notes}
 	return a, nil
+}
+
+// leftover reports whether the fresh process's finding r came at a
+// schedule that passed in this process, where rep is what this process
+// found and no other test ran before it here: the same schedule, from
+// the same clean process state, failed in a fresh process while this one
+// lived. What this process did then reaches beyond it (a listener left
+// on a fixed port, a file), and no process can run the test twice: not
+// the interleaving's doing. (After other tests, the schedule may have
+// passed here only thanks to what they left: the fresh failure is then
+// reported as any finding.)
+func leftover(r, rep *Report, before []string) bool {
+	return len(before) == 0 && r.Kind != "" && r.Diverged == "" && r.Schedules < rep.Schedules
+}
+
+// leftoverReport is the report of a test that leftover says cannot be
+// explored: not explored, not a finding.
+func leftoverReport(r, rep *Report) *Report {
+	first, _, _ := strings.Cut(r.Message, "\n")
+	return &Report{
+		Test: rep.Test, Strategy: rep.Strategy, Seed: rep.Seed, Schedules: rep.Schedules, Elapsed: rep.Elapsed,
+		NotExplored: fmt.Sprintf("schedule %d passed in this process and failed in a fresh one while this one lived (%s: %s): a run of the test leaves state outside its process, such as a listener on a fixed port or a file, that the next run trips on, as go test -count=2 does", r.Schedules, r.Kind, first),
+		leftover:    true,
+	}
+}
+
+// firstAfresh runs schedule 1 of the test t alone in a fresh process and
+// returns what it found, or nil if it could not run it.
+func firstAfresh(t *testing.T, cfg wire.Config) *Report {
+	dir, err := os.MkdirTemp("", "interleave-afresh-")
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(dir)
+	c := cfg
+	c.Afresh, c.Worker, c.Workers, c.Shard, c.Progress, c.LeakKeys = true, "", 0, "", "", nil
+	c.From, c.Upto = 1, 1
+	c.Results, c.Report = filepath.Join(dir, "results.jsonl"), filepath.Join(dir, "report.txt")
+	r, why := runAlone(t, c)
+	if why != "" {
+		return nil
+	}
+	return childReport(t.Name(), &r, c.Report)
 }
 
 // childReport makes the report of a fresh process's result r, whose

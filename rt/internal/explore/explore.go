@@ -174,6 +174,9 @@ type Report struct {
 	// NotExplored says why the test could not be explored: its first
 	// schedule was still running when the budget ran out (not a finding).
 	NotExplored string
+	// leftover says that NotExplored is not the budget but a run that
+	// leaves state outside its process (afresh.go).
+	leftover bool
 
 	parts    []wire.Part     // a shard's parts of a dfs or pcb search
 	leakKeys []sched.LeakKey // what schedule 1 left behind (sched.Result.LeakKeys)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -301,6 +302,90 @@ func (it *Iteration) fireHeldTimer() {
 	}
 	it.fireHeld = true
 	it.reschedule(nil)
+}
+
+// strandAfter is how long, after the test returned, goroutines may stay
+// blocked natively in code the tool does not control, with nothing
+// controlled left to run, before they count as left behind (stranded):
+// a server's goroutine in Accept on a listener the test never closes
+// waits for good, one reading a connection whose peer closed comes back
+// at once.
+const strandAfter = 100 * time.Millisecond
+
+// stranded runs on the explorer's goroutine when nobody has held the
+// schedule for strandAfter. If the test has returned, no goroutine is
+// runnable, and every goroutine away in uncontrolled code is blocked
+// there natively (real I/O, a channel or lock of uncontrolled code), the
+// iteration ends as quiescent would with those goroutines among the
+// blocked ones: they are left behind, a leak (a note when every schedule
+// leaves them: explorer), not a goroutine stuck in uncontrolled code. It
+// reports whether it ended the iteration.
+func (it *Iteration) stranded() bool {
+	if !it.amu.TryLock() {
+		return false // an arrival is taking over
+	}
+	defer it.amu.Unlock()
+	v := it.gate.Load()
+	if v&bitTake != 0 || it.held.Load() != nil || !it.gate.CompareAndSwap(v, v|bitTake) {
+		return false
+	}
+	defer it.gate.Add(-(v&bitYield | bitTake))
+	if it.ended || !it.mainDone || it.enabledCount() > 0 {
+		return false
+	}
+	away := map[int64]*G{}
+	var left []*G
+	for _, g := range it.live {
+		switch {
+		case g.state == gOut:
+			if g.adopted || g.goid == 0 {
+				continue // not waited for after the test (awaitingOut)
+			}
+			away[g.goid] = g
+			left = append(left, g)
+		case g.state != gDone && !g.watcher:
+			left = append(left, g)
+		}
+	}
+	if len(away) == 0 {
+		return false
+	}
+	stacks := map[*G]string{}
+	for _, e := range strings.Split(string(AllStacks(64<<10)), "\n\n") {
+		id, status := parseHeader([]byte(e))
+		g := away[id]
+		if g == nil {
+			continue
+		}
+		if !nativelyBlocked(status) || inRuntime([]byte(e)) {
+			return false // it may still come back
+		}
+		stacks[g] = e
+	}
+	if len(stacks) != len(away) || !it.reporting.CompareAndSwap(false, true) {
+		return false
+	}
+	if it.x.cfg.Leaks {
+		f := it.leak(left)
+		for i, g := range left {
+			if g.state == gOut {
+				gi := &f.Goroutines[i]
+				gi.Status = "blocked in code the tool does not control"
+				if w := stuckWhere(stacks[g]); w != "" {
+					gi.Status += " (" + w + ")"
+				}
+				gi.Stack = stacks[g]
+			}
+		}
+		f.Trace, f.TraceDropped, f.Preempts = it.trace, it.traceDropped, it.preempts
+		f.Objects = it.objectNames()
+		it.finding = f
+		it.wantStacks = true
+	}
+	it.ended = true
+	it.over.Store(true)
+	it.closeDone() // arrivals from uncontrolled code stop waiting
+	return true
 }
 
 // awaitingOut reports whether goroutines in uncontrolled code may still

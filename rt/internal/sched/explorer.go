@@ -449,7 +449,7 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 	// reap dumps every stack, stopping the world for as long as the dump
 	// takes (most of a second with thousands of goroutines): the next
 	// one waits reapAfter, or ten times as long as the last took.
-	var reapedAt time.Time
+	var reapedAt, strandedAt time.Time
 	var reapGap time.Duration
 	for {
 		select {
@@ -467,6 +467,12 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 			idle := time.Since(since)
 			if bound > 0 && idle >= bound && it.stuck() {
 				return
+			}
+			if idle >= strandAfter && time.Since(strandedAt) >= strandAfter {
+				if it.stranded() {
+					return
+				}
+				strandedAt = time.Now() // it dumps every stack
 			}
 			if idle >= reapAfter && time.Since(reapedAt) >= reapGap {
 				start := time.Now()

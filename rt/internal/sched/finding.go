@@ -232,6 +232,8 @@ func leakKey(g *G) LeakKey {
 		return LeakKey{Spawn: g.spawnSite, Site: g.blockSite, Op: g.blockOp, Timeout: timeout}
 	case g.state == gReady && g.pendObj != nil: // waiting for a lock, a WaitGroup...
 		return LeakKey{Spawn: g.spawnSite, Site: g.pending.Site, Op: g.pending.Op}
+	case g.state == gOut: // blocked in uncontrolled code (stranded)
+		return LeakKey{Spawn: g.spawnSite, Op: event.OpEnter}
 	}
 	return LeakKey{Spawn: g.spawnSite, Op: event.OpYield}
 }
