@@ -695,6 +695,9 @@ func (t *symTerm) term(e ast.Expr, conditional bool) (string, bool) {
 			return "(! " + x + ")", true
 		}
 	case *ast.BinaryExpr:
+		if (e.Op == token.EQL || e.Op == token.NEQ) && isString(r.typeOf(e.X)) {
+			return t.strEqTerm(e)
+		}
 		switch e.Op {
 		case token.ADD, token.SUB, token.MUL:
 			if !isInteger(r.typeOf(e)) {
@@ -779,11 +782,12 @@ func (t *symTerm) strLeaf(e ast.Expr) (string, bool) {
 }
 
 // byteTerm returns the term of e, x[i], when x is a string that strLeaf
-// names: "(@ x i vJ)", where vals[J] is rt.At(x, i), the byte or -1 (i
-// is evaluated again there: it must call nothing).
+// names, or a []byte whose bytes are only read (bytesReadOnly): "(@ x i
+// vJ)", where vals[J] is rt.At(x, i), the byte or -1 (i is evaluated
+// again there: it must call nothing).
 func (t *symTerm) byteTerm(e *ast.IndexExpr, conditional bool) (string, bool) {
 	r := t.fz.r
-	if b, ok := r.typeOf(e.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 || !isInteger(r.typeOf(e.Index)) {
+	if !isInteger(r.typeOf(e.Index)) || !r.byteInput(e.X) {
 		return "", false
 	}
 	x, ok := t.strLeaf(e.X)

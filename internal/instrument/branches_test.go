@@ -20,7 +20,7 @@ func TestBranchTerms(t *testing.T) {
 	cases := []struct {
 		cond, sym, leaves string // sym "": not rewritten
 	}{
-		// Inputs: i j s ok _ w are inputs 0 to 5.
+		// Inputs: i j s ok _ w are inputs 0 to 5, bs and wb 7 and 8.
 		{"i == 1", "(== i0 1)", "nil"},
 		{"i < j", "(< i0 i1)", "nil"},
 		{"ok", "i3", "nil"},
@@ -68,6 +68,18 @@ func TestBranchTerms(t *testing.T) {
 		{"len(s) > 2 && s[1] == 'x'", "(&& (> i2 2) (== (@ i2 1 v0) 120))", "[]int64{__rt.At(s, int64(1))}"},
 		{"s[i] == 'q'", "(== (@ i2 i0 v0) 113)", "[]int64{__rt.At(s, int64(i))}"},
 		{"len(ls) > i", "(> v0 i0)", "[]int64{int64(len(ls))}"},
+		// A string compared with a constant: its length and bytes, read
+		// without a bounds branch ("@?").
+		{`s == ""`, "(== i2 0)", "nil"},
+		{`s == "ab"`, "(&& (== i2 2) (== (@? i2 0 v0) 97) (== (@? i2 1 v1) 98))", "[]int64{__rt.At(s, 0), __rt.At(s, 1)}"},
+		{`"ab" != s`, "(! (&& (== i2 2) (== (@? i2 0 v0) 97) (== (@? i2 1 v1) 98)))", "[]int64{__rt.At(s, 0), __rt.At(s, 1)}"},
+		{`i > 0 && (s) == "q"`, "(&& (> i0 0) (&& (== i2 1) (== (@? i2 0 v0) 113)))", "[]int64{__rt.At(s, 0)}"},
+		{`s == "abcdefghijklmnop"`, "(&& (== i2 16) (== (@? i2 0 v0) 97) (== (@? i2 1 v1) 98) (== (@? i2 2 v2) 99) (== (@? i2 3 v3) 100) (== (@? i2 4 v4) 101) (== (@? i2 5 v5) 102) (== (@? i2 6 v6) 103) (== (@? i2 7 v7) 104) (== (@? i2 8 v8) 105) (== (@? i2 9 v9) 106) (== (@? i2 10 v10) 107) (== (@? i2 11 v11) 108) (== (@? i2 12 v12) 109) (== (@? i2 13 v13) 110) (== (@? i2 14 v14) 111) (== (@? i2 15 v15) 112))", "[]int64{__rt.At(s, 0), __rt.At(s, 1), __rt.At(s, 2), __rt.At(s, 3), __rt.At(s, 4), __rt.At(s, 5), __rt.At(s, 6), __rt.At(s, 7), __rt.At(s, 8), __rt.At(s, 9), __rt.At(s, 10), __rt.At(s, 11), __rt.At(s, 12), __rt.At(s, 13), __rt.At(s, 14), __rt.At(s, 15)}"},
+		// The bytes of a []byte input that nobody writes are inputs too.
+		{"bs[1] == 'C'", "(== (@ i7 1 v0) 67)", "[]int64{__rt.At(bs, int64(1))}"},
+		{`len(bs) > 1 && string(bs) == "x"`, "(&& (> i7 1) (&& (== i7 1) (== (@? i7 0 v0) 120)))", "[]int64{__rt.At(bs, 0)}"},
+		// ... but not those of one the body writes: a read of memory.
+		{"wb[1] == 'C'", "(== m0:u8 67)", "nil, &wb[1]"},
 		// At most 16 values.
 		{"l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15 > i", "(> (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ v0 v1) v2) v3) v4) v5) v6) v7) v8) v9) v10) v11) v12) v13) v14) v15) i0)", "[]int64{int64(l0), int64(l1), int64(l2), int64(l3), int64(l4), int64(l5), int64(l6), int64(l7), int64(l8), int64(l9), int64(l10), int64(l11), int64(l12), int64(l13), int64(l14), int64(l15)}"},
 		{"l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15+l16 > i", "", ""},
@@ -80,7 +92,11 @@ func TestBranchTerms(t *testing.T) {
 		{"i<<1 == 0", "", ""},
 		{"i&1 == 0", "", ""},
 		{"^i == 0", "", ""},
-		{`s == ""`, "", ""},
+		{`s == "abcdefghijklmnopq"`, "", ""}, // more than 16 values
+		{`s < "b"`, "", ""},
+		{`s == ls`, "", ""},
+		{`ls == "ab"`, "", ""},
+		{`string(wb) == "x"`, "", ""},
 		{"float64(i) > 0.5", "", ""},
 		{"m[i] == 0", "", ""},
 		{"arr[i] == 0", "", ""},
@@ -95,7 +111,7 @@ func TestBranchTerms(t *testing.T) {
 		{"named", "", ""},                      // not bool: Branch takes a bool
 		{"loc == 1 && named == named", "", ""}, // idem
 	}
-	concrete := map[string]bool{"loc > 0": true, "a > 0": true, "true": true, "named": true, "loc == 1 && named == named": true}
+	concrete := map[string]bool{"loc > 0": true, "a > 0": true, "true": true, "named": true, "loc == 1 && named == named": true, `ls == "ab"`: true}
 	var b strings.Builder
 	b.WriteString(`package p
 
@@ -123,8 +139,9 @@ var (
 func even(n int) bool { return n%2 == 0 }
 
 func FuzzX(f *testing.F) {
-	f.Fuzz(func(t *testing.T, i int, j int, s string, ok bool, _ uint8, w uint16, a int) {
+	f.Fuzz(func(t *testing.T, i int, j int, s string, ok bool, _ uint8, w uint16, a int, bs []byte, wb []byte) {
 		a = 1
+		wb[0] = 1
 		loc := 1
 		var named B
 		x := 0

@@ -71,7 +71,7 @@ func FuzzBranch(f *testing.F) {
 		}
 		if __rt.Branch(len(s) > i, __rtSites_b995497f+110, "(> i2 i0)", nil) {
 		}
-		__rt.Untracked(__rtSites_b995497f+111); if s == "x" {
+		if __rt.Branch(s == "x", __rtSites_b995497f+111, "(&& (== i2 1) (== (@? i2 0 v0) 120))", []int64{__rt.At(s, 0)}) {
 		}
 		__rt.Read(&u, __rtSites_b995497f+9); __rt.Untracked(__rtSites_b995497f+112); if u == 1<<63 {
 		}
