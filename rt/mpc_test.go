@@ -623,6 +623,75 @@ func TestMPCStringIndex(t *testing.T) {
 	}
 }
 
+// TestMPCStringEquals: a switch on a string input, as the instrumenter
+// writes it (a chain of branches, each the string's length and bytes
+// compared with a case's constant, its bytes read without a bounds
+// branch), reaches every case from a seed that matches none, in one run
+// per path, and covers every path.
+func TestMPCStringEquals(t *testing.T) {
+	eq := func(s, lit string, site int) bool {
+		sym := "(&& (== i0 " + fmt.Sprint(len(lit)) + ")"
+		var vals []int64
+		for i := 0; i < len(lit); i++ {
+			sym += fmt.Sprintf(" (== (@? i0 %d v%d) %d)", i, i, lit[i])
+			vals = append(vals, At(s, int64(i)))
+		}
+		return Branch(s == lit, ms(site), sym+")", vals)
+	}
+	found, m, f := runStrings(t, "ab", nil, func(s string, _ []int64) string {
+		switch {
+		case eq(s, "get", 110), eq(s, "ping", 111):
+			return "read"
+		case eq(s, "incr", 112):
+			return "incr"
+		case eq(s, "reset", 113):
+			return "reset"
+		}
+		return "other"
+	})
+	if f != nil {
+		t.Fatalf("finding: %v", f)
+	}
+	for o, want := range map[string]string{"incr": "incr", "reset": "reset"} {
+		if found[o] != want {
+			t.Errorf("outcome %s: reached with %q, want %q (found %q)", o, found[o], want, found)
+		}
+	}
+	if r := found["read"]; r != "get" && r != "ping" {
+		t.Errorf("outcome read: reached with %q, want get or ping", r)
+	}
+	// get, ping, incr, reset, none: no path of a bounds branch.
+	if m.Paths != 5 || !m.Complete() {
+		t.Errorf("%d paths, want 5; incomplete %q", m.Paths, m.Incomplete())
+	}
+}
+
+// TestMPCBytesWritten: when the byte the program reads is not the
+// input's (the program wrote its []byte, which the instrumenter did not
+// see), the read is taken as it was, and the search does not claim every
+// path.
+func TestMPCBytesWritten(t *testing.T) {
+	found, m, f := runStrings(t, "ab", nil, func(s string, _ []int64) string {
+		b := []byte(s)
+		if len(b) > 0 {
+			b[0] = 'z'
+		}
+		if Branch(len(b) > 0 && b[0] == 'x', ms(114), "(&& (> i0 0) (== (@ i0 0 v0) 120))", []int64{At(b, 0)}) {
+			return "x"
+		}
+		return "other"
+	})
+	if f != nil {
+		t.Fatalf("finding: %v", f)
+	}
+	if _, ok := found["x"]; ok {
+		t.Errorf("reached the unreachable: %q", found)
+	}
+	if m.Complete() || !strings.Contains(strings.Join(m.Incomplete(), " "), "not tracked symbolically") {
+		t.Errorf("the search claims every path: incomplete %q", m.Incomplete())
+	}
+}
+
 //go:noinline
 func benchCallee(n int) int { return n + 1 }
 

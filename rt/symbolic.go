@@ -23,7 +23,8 @@ import (
 // terms in prefix form:
 //
 //	term := INT | "i" K | "m" J ":" TY | "a" J ":" TY | "l" J | "v" J | "r" J
-//	      | "(" OP " " term {" " term} ")" | "(@ " str " " term " v" J ")"
+//	      | "(" OP " " term {" " term} ")" | "(" AT " " str " " term " v" J ")"
+//	AT   := "@" | "@?"
 //	str  := "i" K | "l" J | "a" J ":" STY
 //	TY   := "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "b" | STY
 //	STY  := "s" | "y"
@@ -44,9 +45,12 @@ import (
 // variable) stands for its length: vals[J+1] of an "l" leaf is the
 // length. "(@ s e vJ)" is the byte of s at index e, and vals[J] the byte
 // the program read there (At), or -1 when e was out of range; the byte is
-// an input of its own when s is a fuzz body's string input, and reading
-// it is also a branch, that e is within s, as a division is a branch
-// that its divisor is not 0.
+// an input of its own when s is a fuzz body's string or []byte input,
+// and reading it is also a branch, that e is within s, as a division is a
+// branch that its divisor is not 0. "(@? s e vJ)" is the same byte
+// without that branch: the instrumenter writes it where no bounds check
+// can fail there, as in s == "lit", which is "(&& (== s n) (== (@? s 0
+// v0) c0) ...)" over the n bytes of the constant.
 // A value the symbolic state does not know is taken as it is.
 
 // symbolic returns the running goroutine and strategy mpc, when both are
@@ -476,8 +480,8 @@ func (p *termParser) term() (wire.MPCTerm, bool) {
 	}
 	op := p.toks[p.i]
 	p.i++
-	if op == "@" {
-		return p.byteAt()
+	if op == "@" || op == "@?" {
+		return p.byteAt(op == "@")
 	}
 	n, known := arity[op]
 	if !known {
@@ -502,12 +506,16 @@ func (p *termParser) term() (wire.MPCTerm, bool) {
 // symbolic index is a term (a choice among its byte inputs).
 const maxSymbolicIndex = 256
 
-// byteAt parses the rest of "(@ s e vJ)": the byte of string s at index
-// e. When s is a fuzz body's string input K, the byte is K's byte input
-// at e (at a symbolic e, the one e selects), and the read is a branch of
+// byteAt parses the rest of "(@ s e vJ)", or of "(@? s e vJ)" when
+// bounds is false: the byte of string s at index e. When s is a fuzz
+// body's string or []byte input K, the byte is K's byte input at e (at a
+// symbolic e, the one e selects), and, for "@", the read is a branch of
 // the goroutine, that e is within s, which went as the program's read
-// did. Otherwise it is the byte the program read.
-func (p *termParser) byteAt() (wire.MPCTerm, bool) {
+// did ("@?" reads a byte where no bounds check can fail: a string
+// comparison, a switch tag read before). Otherwise, and when the byte
+// the program read at a constant index is not the input's (something
+// wrote the []byte), it is the byte the program read.
+func (p *termParser) byteAt(bounds bool) (wire.MPCTerm, bool) {
 	if p.i+3 >= len(p.toks) {
 		return wire.MPCTerm{}, false
 	}
@@ -536,12 +544,21 @@ func (p *termParser) byteAt() (wire.MPCTerm, bool) {
 		{Op: ">=", Args: []wire.MPCTerm{e, {Op: wire.TermConst}}},
 		{Op: "<", Args: []wire.MPCTerm{e, s}},
 	}}
-	p.m.Branch(p.g.ID, p.site, in, read.V >= 0)
+	if bounds {
+		p.m.Branch(p.g.ID, p.site, in, read.V >= 0)
+	}
 	if e.Op == wire.TermConst {
-		if n, ok := p.m.ByteInput(k, int(e.V)); ok {
-			return wire.MPCTerm{Op: wire.TermInput, V: int64(n)}, true
+		n, ok := p.m.ByteInput(k, int(e.V))
+		if !ok {
+			return read, true // beyond the longest input: never within it
 		}
-		return read, true // beyond the longest input: never within it
+		if read.V >= 0 && read.V != p.m.Input()[n] {
+			// The program wrote the []byte: the byte is no longer the
+			// input's.
+			p.m.Concrete()
+			return read, true
+		}
+		return wire.MPCTerm{Op: wire.TermInput, V: int64(n)}, true
 	}
 	max := p.m.MaxLen(k)
 	if max == 0 || max > maxSymbolicIndex {

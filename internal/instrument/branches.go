@@ -20,10 +20,12 @@ import (
 //
 // when c is bool, is made only of integer and boolean constants, inputs,
 // shared memory reads and local variables combined by + - * unary - !
-// comparisons && || and integer conversions, and mentions an input or a
-// read of shared memory. Anything else (calls, division, shifts, bitwise
-// operators, strings, floats, maps, variable indexes...) leaves the
-// condition as it is.
+// comparisons && || and integer conversions (and the lengths, bytes and
+// comparisons with constants of strings, strterms.go), and mentions an
+// input or a read of shared memory; so do the cases of a switch
+// statement (switches.go). Anything else (calls, division, shifts,
+// bitwise operators, string orderings, floats, maps, variable
+// indexes...) leaves the condition as it is.
 //
 // An input is a parameter of the fuzz body, after the *testing.T, of
 // integer or boolean type, that the body never assigns nor takes the
@@ -84,6 +86,8 @@ func (fz *fuzzBody) visit(n ast.Node) {
 		if n.Cond != nil {
 			fz.branch(n, n.Cond)
 		}
+	case *ast.SwitchStmt:
+		fz.switchCases(n)
 	case *ast.BlockStmt:
 		list = n.List
 	case *ast.CaseClause:
@@ -566,6 +570,7 @@ type symTerm struct {
 	slots    map[string]int // kind and leaf expression -> J
 	symbolic bool           // the term has an input or a memory read
 	dry      bool           // only the term's shape matters: no sites are registered
+	noBounds bool           // byte reads are "@?": their bounds were checked before (a switch's tag)
 	uses     []*localVar    // the tracked variables the term mentions
 
 	// With Options.Symbolic: results tells that the term may use the
@@ -695,6 +700,9 @@ func (t *symTerm) term(e ast.Expr, conditional bool) (string, bool) {
 			return "(! " + x + ")", true
 		}
 	case *ast.BinaryExpr:
+		if (e.Op == token.EQL || e.Op == token.NEQ) && isString(r.typeOf(e.X)) {
+			return t.strEqTerm(e)
+		}
 		switch e.Op {
 		case token.ADD, token.SUB, token.MUL:
 			if !isInteger(r.typeOf(e)) {
@@ -779,11 +787,12 @@ func (t *symTerm) strLeaf(e ast.Expr) (string, bool) {
 }
 
 // byteTerm returns the term of e, x[i], when x is a string that strLeaf
-// names: "(@ x i vJ)", where vals[J] is rt.At(x, i), the byte or -1 (i
-// is evaluated again there: it must call nothing).
+// names, or a []byte whose bytes are only read (bytesReadOnly): "(@ x i
+// vJ)", "(@? x i vJ)" with noBounds, where vals[J] is rt.At(x, i), the
+// byte or -1 (i is evaluated again there: it must call nothing).
 func (t *symTerm) byteTerm(e *ast.IndexExpr, conditional bool) (string, bool) {
 	r := t.fz.r
-	if b, ok := r.typeOf(e.X).Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 || !isInteger(r.typeOf(e.Index)) {
+	if !isInteger(r.typeOf(e.Index)) || !r.byteInput(e.X) {
 		return "", false
 	}
 	x, ok := t.strLeaf(e.X)
@@ -798,7 +807,11 @@ func (t *symTerm) byteTerm(e *ast.IndexExpr, conditional bool) (string, bool) {
 		return "", false
 	}
 	v := t.slot("v", "at "+r.source(e), r.rt("At")+"("+r.source(e.X)+", int64("+r.source(e.Index)+"))")
-	return "(@ " + x + " " + i + " " + v + ")", true
+	at := "@"
+	if t.noBounds {
+		at = "@?"
+	}
+	return "(" + at + " " + x + " " + i + " " + v + ")", true
 }
 
 // callLeaf returns the leaf of the result of call, "r" J with vals[J] the

@@ -20,7 +20,7 @@ func TestBranchTerms(t *testing.T) {
 	cases := []struct {
 		cond, sym, leaves string // sym "": not rewritten
 	}{
-		// Inputs: i j s ok _ w are inputs 0 to 5.
+		// Inputs: i j s ok _ w are inputs 0 to 5, bs and wb 7 and 8.
 		{"i == 1", "(== i0 1)", "nil"},
 		{"i < j", "(< i0 i1)", "nil"},
 		{"ok", "i3", "nil"},
@@ -68,6 +68,18 @@ func TestBranchTerms(t *testing.T) {
 		{"len(s) > 2 && s[1] == 'x'", "(&& (> i2 2) (== (@ i2 1 v0) 120))", "[]int64{__rt.At(s, int64(1))}"},
 		{"s[i] == 'q'", "(== (@ i2 i0 v0) 113)", "[]int64{__rt.At(s, int64(i))}"},
 		{"len(ls) > i", "(> v0 i0)", "[]int64{int64(len(ls))}"},
+		// A string compared with a constant: its length and bytes, read
+		// without a bounds branch ("@?").
+		{`s == ""`, "(== i2 0)", "nil"},
+		{`s == "ab"`, "(&& (== i2 2) (== (@? i2 0 v0) 97) (== (@? i2 1 v1) 98))", "[]int64{__rt.At(s, 0), __rt.At(s, 1)}"},
+		{`"ab" != s`, "(! (&& (== i2 2) (== (@? i2 0 v0) 97) (== (@? i2 1 v1) 98)))", "[]int64{__rt.At(s, 0), __rt.At(s, 1)}"},
+		{`i > 0 && (s) == "q"`, "(&& (> i0 0) (&& (== i2 1) (== (@? i2 0 v0) 113)))", "[]int64{__rt.At(s, 0)}"},
+		{`s == "abcdefghijklmnop"`, "(&& (== i2 16) (== (@? i2 0 v0) 97) (== (@? i2 1 v1) 98) (== (@? i2 2 v2) 99) (== (@? i2 3 v3) 100) (== (@? i2 4 v4) 101) (== (@? i2 5 v5) 102) (== (@? i2 6 v6) 103) (== (@? i2 7 v7) 104) (== (@? i2 8 v8) 105) (== (@? i2 9 v9) 106) (== (@? i2 10 v10) 107) (== (@? i2 11 v11) 108) (== (@? i2 12 v12) 109) (== (@? i2 13 v13) 110) (== (@? i2 14 v14) 111) (== (@? i2 15 v15) 112))", "[]int64{__rt.At(s, 0), __rt.At(s, 1), __rt.At(s, 2), __rt.At(s, 3), __rt.At(s, 4), __rt.At(s, 5), __rt.At(s, 6), __rt.At(s, 7), __rt.At(s, 8), __rt.At(s, 9), __rt.At(s, 10), __rt.At(s, 11), __rt.At(s, 12), __rt.At(s, 13), __rt.At(s, 14), __rt.At(s, 15)}"},
+		// The bytes of a []byte input that nobody writes are inputs too.
+		{"bs[1] == 'C'", "(== (@ i7 1 v0) 67)", "[]int64{__rt.At(bs, int64(1))}"},
+		{`len(bs) > 1 && string(bs) == "x"`, "(&& (> i7 1) (&& (== i7 1) (== (@? i7 0 v0) 120)))", "[]int64{__rt.At(bs, 0)}"},
+		// ... but not those of one the body writes: a read of memory.
+		{"wb[1] == 'C'", "(== m0:u8 67)", "nil, &wb[1]"},
 		// At most 16 values.
 		{"l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15 > i", "(> (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ v0 v1) v2) v3) v4) v5) v6) v7) v8) v9) v10) v11) v12) v13) v14) v15) i0)", "[]int64{int64(l0), int64(l1), int64(l2), int64(l3), int64(l4), int64(l5), int64(l6), int64(l7), int64(l8), int64(l9), int64(l10), int64(l11), int64(l12), int64(l13), int64(l14), int64(l15)}"},
 		{"l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15+l16 > i", "", ""},
@@ -80,7 +92,11 @@ func TestBranchTerms(t *testing.T) {
 		{"i<<1 == 0", "", ""},
 		{"i&1 == 0", "", ""},
 		{"^i == 0", "", ""},
-		{`s == ""`, "", ""},
+		{`s == "abcdefghijklmnopq"`, "", ""}, // more than 16 values
+		{`s < "b"`, "", ""},
+		{`s == ls`, "", ""},
+		{`ls == "ab"`, "", ""},
+		{`string(wb) == "x"`, "", ""},
 		{"float64(i) > 0.5", "", ""},
 		{"m[i] == 0", "", ""},
 		{"arr[i] == 0", "", ""},
@@ -95,7 +111,7 @@ func TestBranchTerms(t *testing.T) {
 		{"named", "", ""},                      // not bool: Branch takes a bool
 		{"loc == 1 && named == named", "", ""}, // idem
 	}
-	concrete := map[string]bool{"loc > 0": true, "a > 0": true, "true": true, "named": true, "loc == 1 && named == named": true}
+	concrete := map[string]bool{"loc > 0": true, "a > 0": true, "true": true, "named": true, "loc == 1 && named == named": true, `ls == "ab"`: true}
 	var b strings.Builder
 	b.WriteString(`package p
 
@@ -123,8 +139,9 @@ var (
 func even(n int) bool { return n%2 == 0 }
 
 func FuzzX(f *testing.F) {
-	f.Fuzz(func(t *testing.T, i int, j int, s string, ok bool, _ uint8, w uint16, a int) {
+	f.Fuzz(func(t *testing.T, i int, j int, s string, ok bool, _ uint8, w uint16, a int, bs []byte, wb []byte) {
 		a = 1
+		wb[0] = 1
 		loc := 1
 		var named B
 		x := 0
@@ -138,28 +155,9 @@ func FuzzX(f *testing.F) {
 		fmt.Fprintf(&b, "\t\tif %s { // case %d\n\t\t}\n", c.cond, k)
 	}
 	b.WriteString("\t\t_, _, _, _, _, _ = loc, named, x, p, lb, ls\n\t\t_ = l0+l1+l2+l3+l4+l5+l6+l7+l8+l9+l10+l11+l12+l13+l14+l15+l16\n\t})\n}\n")
-	path := filepath.Join(t.TempDir(), "x.go")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pkg := loadFile(t, path)
-	out, warns, err := File(pkg.Fset, pkg.Syntax[0], pkg.Types, pkg.TypesInfo, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range warns {
-		t.Errorf("warning: %s", w)
-	}
+	out := rewriteSource(t, b.String())
 	branch := regexp.MustCompile(`__rt\.Branch\(.*, __rtSites_[0-9a-f]+\+\d+, ("(?:[^"\\]|\\.)*"), (.*)\) \{ // case (\d+)$`)
-	caseRE := regexp.MustCompile(`// case (\d+)$`)
-	seen := 0
-	for _, line := range strings.Split(string(out), "\n") {
-		cm := caseRE.FindStringSubmatch(line)
-		if cm == nil {
-			continue
-		}
-		seen++
-		k, _ := strconv.Atoi(cm[1])
+	for k, line := range caseLines(t, out, len(cases)) {
 		c := cases[k]
 		// A condition left as it is gets rt.Untracked unless it only
 		// uses constants and values that are not tracked.
@@ -186,8 +184,130 @@ func FuzzX(f *testing.F) {
 			t.Errorf("%s: got %s with leaves %q, want %s with %q", c.cond, sym, bm[2], c.sym, c.leaves)
 		}
 	}
-	if seen != len(cases) {
-		t.Errorf("found %d cases in the output, want %d:\n%s", seen, len(cases), out)
+}
+
+// rewriteSource rewrites the file src, of a package of its own, without
+// Options.Symbolic, and returns the result; warnings fail the test.
+func rewriteSource(t *testing.T, src string) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.go")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg := loadFile(t, path)
+	out, warns, err := File(pkg.Fset, pkg.Syntax[0], pkg.Types, pkg.TypesInfo, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warns {
+		t.Errorf("warning: %s", w)
+	}
+	return out
+}
+
+// caseLines returns the lines of out that end with "// case K", by K,
+// and fails the test unless there are n, one for each K.
+func caseLines(t *testing.T, out []byte, n int) []string {
+	t.Helper()
+	caseRE := regexp.MustCompile(`// case (\d+)$`)
+	lines := make([]string, n)
+	seen := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := caseRE.FindStringSubmatch(line); m != nil {
+			if k, _ := strconv.Atoi(m[1]); k < n && lines[k] == "" {
+				lines[k] = line
+				seen++
+			}
+		}
+	}
+	if seen != n {
+		t.Fatalf("found %d cases in the output, want %d:\n%s", seen, n, out)
+	}
+	return lines
+}
+
+// TestSwitchTerms rewrites a fuzz body with one switch statement per
+// case and checks whether it became a chain of branches (its tag gone,
+// the first case's term as given), was marked untracked, or was left
+// alone.
+func TestSwitchTerms(t *testing.T) {
+	const (
+		chain     = iota // rewritten
+		untracked        // left as it is, rt.Untracked in front
+		alone            // left as it is
+	)
+	cases := []struct {
+		head  string // the switch statement's header and first case
+		want  int
+		first string // with chain: the first case's term
+	}{
+		{`switch s { case "ab":`, chain, "(&& (== i2 2) (== (@? i2 0 v0) 97) (== (@? i2 1 v1) 98))"},
+		{`switch i { case 1, 2:`, chain, "(== i0 1)"},
+		{`switch ok { case false:`, chain, "(== i3 0)"},
+		{`switch bs[0] { case 'A':`, chain, "(== (@ i4 0 v0) 65)"},
+		{`switch g { case -1:`, chain, "(== m0:i64 -1)"},
+		{`switch (i) { case c:`, chain, "(== i0 5)"},
+		{`switch { case i > 2:`, chain, "(> i0 2)"},
+		{`switch { case s == "x":`, chain, "(&& (== i2 1) (== (@? i2 0 v0) 120))"},
+		{`switch k := 3; i { case k:`, untracked, ""}, // a case that is no constant
+		{`switch even(i) { case true:`, untracked, ""},
+		{`switch i { case len(s):`, untracked, ""},
+		{`switch i * i { case 4:`, chain, "(== (* i0 i0) 4)"},
+		{`switch i > 0 || ok { case true:`, chain, "(== (|| (> i0 0) i3) 1)"},
+		{`switch i % 2 { case 1:`, untracked, ""},
+		{`switch loc { case 1:`, alone, ""},
+		{`switch 3 { case 3:`, alone, ""},
+		{`switch { case loc > 2:`, alone, ""},
+	}
+	var b strings.Builder
+	b.WriteString(`package p
+
+import "testing"
+
+const c = 5
+
+var g int
+
+func even(n int) bool { return n%2 == 0 }
+
+func FuzzX(f *testing.F) {
+	f.Fuzz(func(t *testing.T, i int, j int, s string, ok bool, bs []byte) {
+		loc := 1
+`)
+	for k, c := range cases {
+		fmt.Fprintf(&b, "\t\t%s // case %d\n\t\t}\n", c.head, k)
+	}
+	b.WriteString("\t\t_ = loc\n\t})\n}\n")
+	out := rewriteSource(t, b.String())
+	branch := regexp.MustCompile(`__rt\.Branch\(.*?, __rtSites_[0-9a-f]+\+\d+, ("(?:[^"\\]|\\.)*")`)
+	for k, line := range caseLines(t, out, len(cases)) {
+		c := cases[k]
+		got := alone
+		switch {
+		case strings.Contains(line, "__rt.Untracked("):
+			got = untracked
+		case strings.Contains(line, "__rt.Branch("):
+			got = chain
+		}
+		if got != c.want {
+			t.Errorf("%s: got %d, want %d (0 chain, 1 untracked, 2 alone): %s", c.head, got, c.want, line)
+			continue
+		}
+		if got != chain {
+			continue
+		}
+		if strings.HasPrefix(c.head, "switch {") != strings.Contains(line, "switch {") ||
+			!strings.HasPrefix(c.head, "switch {") && !strings.Contains(line, "switch  {") {
+			t.Errorf("%s: the tag was not removed: %s", c.head, line)
+		}
+		m := branch.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("%s: malformed rewrite %s", c.head, line)
+			continue
+		}
+		if sym, _ := strconv.Unquote(m[1]); sym != c.first {
+			t.Errorf("%s: first case's term %s, want %s", c.head, sym, c.first)
+		}
 	}
 }
 
@@ -248,6 +368,81 @@ func FuzzB(f *testing.F) {
 // and rewritten: the rewritten conditions and writes must not change what
 // it does.
 func TestFuzzBranchBehavior(t *testing.T) {
+	fuzzBehave(t, fuzzBehaveSrc, 6, 7)
+}
+
+// fuzzSwitchSrc is a fuzz test over a string and a []byte whose switch
+// statements and string comparisons are rewritten.
+const fuzzSwitchSrc = `package fb
+
+import (
+	"fmt"
+	"testing"
+)
+
+var g int
+
+func FuzzB(f *testing.F) {
+	f.Add("incr", []byte{1, 'C'}, 2)
+	f.Add("get", []byte{1, 'D', 'x'}, 3)
+	f.Add("", []byte{}, 1)
+	f.Add("reset", []byte{2}, 5)
+	f.Add("ping", []byte{1, 'P'}, 7)
+	f.Fuzz(func(t *testing.T, cmd string, frame []byte, n int) {
+		g = n
+		switch cmd {
+		case "get", "ping":
+			fmt.Println("read", cmd)
+		case "incr":
+			fmt.Println("incr")
+			fallthrough
+		case "reset":
+			fmt.Println("write", cmd)
+		default:
+			fmt.Println("unknown", cmd)
+		}
+		if len(frame) < 2 || frame[0] != 1 {
+			fmt.Println("malformed", frame)
+			return
+		}
+		switch frame[1] {
+		case 'D':
+			fmt.Println("data", len(frame)-2)
+		case 'P', 'C':
+			fmt.Println("control", frame[1])
+		}
+		switch g {
+		case 2, 3:
+			fmt.Println("g small")
+		case 7:
+			fmt.Println("g seven")
+		}
+		switch n > 6 || cmd == "get" {
+		case false:
+			fmt.Println("neither")
+		}
+		switch {
+		case n > 5:
+			fmt.Println("n big")
+		case cmd != "incr" && string(frame) == "\x01P":
+			fmt.Println("ping frame")
+		}
+	})
+}
+`
+
+// TestFuzzSwitchBehavior does the same with switch statements and
+// string comparisons: a switch with a tag becomes one without whose
+// cases are its comparisons, which must keep their order, fallthrough
+// and default.
+func TestFuzzSwitchBehavior(t *testing.T) {
+	fuzzBehave(t, fuzzSwitchSrc, 14, 1)
+}
+
+// fuzzBehave rewrites the fuzz test src, checks that it has the given
+// numbers of rewritten conditions and writes, and runs its seed corpus,
+// original and rewritten: both must print the same.
+func fuzzBehave(t *testing.T, src string, branches, writes int) {
 	if testing.Short() {
 		t.Skip("builds and runs tests")
 	}
@@ -256,15 +451,15 @@ func TestFuzzBranchBehavior(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(orig), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(orig, []byte(fuzzBehaveSrc), 0o644); err != nil {
+	if err := os.WriteFile(orig, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// Loaded as a plain file: a _test.go file would be left out.
-	src := filepath.Join(t.TempDir(), "fb.go")
-	if err := os.WriteFile(src, []byte(fuzzBehaveSrc), 0o644); err != nil {
+	plain := filepath.Join(t.TempDir(), "fb.go")
+	if err := os.WriteFile(plain, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pkg := loadFile(t, src)
+	pkg := loadFile(t, plain)
 	out, warns, err := File(pkg.Fset, pkg.Syntax[0], pkg.Types, pkg.TypesInfo, "fb_test.go", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -272,11 +467,11 @@ func TestFuzzBranchBehavior(t *testing.T) {
 	for _, w := range warns {
 		t.Errorf("warning: %s", w)
 	}
-	if n := strings.Count(string(out), "Branch("); n != 6 {
-		t.Errorf("%d conditions rewritten, want 6:\n%s", n, out)
+	if n := strings.Count(string(out), "Branch("); n != branches {
+		t.Errorf("%d conditions rewritten, want %d:\n%s", n, branches, out)
 	}
-	if n := strings.Count(string(out), "SymWrite("); n != 7 {
-		t.Errorf("%d writes followed by SymWrite, want 7:\n%s", n, out)
+	if n := strings.Count(string(out), "SymWrite("); n != writes {
+		t.Errorf("%d writes followed by SymWrite, want %d:\n%s", n, writes, out)
 	}
 	inst := filepath.Join(dir, "inst", "fb_test.go")
 	if err := os.MkdirAll(filepath.Dir(inst), 0o755); err != nil {
@@ -308,7 +503,7 @@ func TestFuzzBranchBehavior(t *testing.T) {
 // calls its functions get, and runs its tests (and the fuzz test's seed
 // corpus) natively, original and rewritten: both must pass alike.
 func TestSymbolicKernel(t *testing.T) {
-	symbolicKernel(t, "mpcsentinel", []string{
+	symbolicKernel(t, filepath.Join("testdata", "kernels", "mpcsentinel"), []string{
 		`SymEnter("interleave.dev/internal/instrument/testdata/kernels/mpcsentinel.Run", &i, &j)`,
 		`Branch(i+1 == Closed || j == Closed, `,
 		`SymWrite(&x, `, // x = i and x = x + 1
@@ -322,22 +517,43 @@ func TestSymbolicKernel(t *testing.T) {
 // TestSymbolicDivide does the same with the reload-divide-by-zero kernel,
 // whose division by a shared field a Reload may set to 0 must be checked.
 func TestSymbolicDivide(t *testing.T) {
-	symbolicKernel(t, "reloaddivide", []string{
+	symbolicKernel(t, filepath.Join("testdata", "kernels", "reloaddivide"), []string{
 		`Branch(s.per != 0, `,
 		`"(!= m0:i64 0)", nil, &s.per); return total / s.per`,
 		`SymWrite(&s.per, `,
 	})
 }
 
-// symbolicKernel rewrites the package testdata/kernels/name and its tests
+// TestSymbolicSwitch does the same with the fixed twin of the
+// mpc-command-dispatch kernel, whose string parameter a switch compares
+// with its cases, and that of the mpc-frame-header kernel, whose []byte
+// parameter's version and opcode bytes its conditions and switch read.
+func TestSymbolicSwitch(t *testing.T) {
+	kernels := filepath.Join("..", "..", "kernels")
+	symbolicKernel(t, filepath.Join(kernels, "mpc-command-dispatch", "fixed"), []string{
+		`SymEnter("(*interleave.dev/kernels/mpc-command-dispatch/fixed.Store).Exec", `,
+		`case __rt.Branch(cmd == ("incr"), `,
+		`"(&& (== l0 4) (== (@? l0 0 v2) 105) (== (@? l0 1 v3) 110) (== (@? l0 2 v4) 99) (== (@? l0 3 v5) 114))"`,
+		`s.Exec(__rt.SymCall[string](cmd, `,
+	})
+	symbolicKernel(t, filepath.Join(kernels, "mpc-frame-header", "fixed"), []string{
+		`"(|| (< l0 2) (!= (@ l0 0 v2) 1))"`,
+		`case __rt.Branch(frame[1] == (opData), `,
+		`"(== (@ l0 1 v2) 68)"`,
+		`"(== (@? l0 1 v2) 67)"`,
+		`c.Handle(__rt.SymCall[[]byte](frame, `,
+	})
+}
+
+// symbolicKernel rewrites the package in directory pkgDir and its tests
 // with Options.Symbolic, checks that the result has each of wants, and
 // runs the tests, original and rewritten, natively on one P (for the same
 // schedule), comparing their outputs.
-func symbolicKernel(t *testing.T, name string, wants []string) {
+func symbolicKernel(t *testing.T, pkgDir string, wants []string) {
 	if testing.Short() {
 		t.Skip("builds and runs tests")
 	}
-	src, err := filepath.Abs(filepath.Join("testdata", "kernels", name))
+	src, err := filepath.Abs(pkgDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,15 +165,20 @@
 //     boolean, string and []byte parameters the body never assigns nor
 //     takes the address of; a string stands for its length, len(s), and
 //     s[i] is the byte input term "(@ s i vJ)" whose concrete value,
-//     rt.At(s, int64(i)), is a leaf); locations of integer or boolean
+//     rt.At(s, int64(i)), is a leaf, as is b[i] of a []byte whose bytes
+//     are only read (strterms.go); s == "lit" is its length and bytes
+//     compared with the constant's); locations of integer or boolean
 //     type whose reads are reported
 //     right before c is evaluated, with addresses free of side effects
 //     (the address is a leaf, in ptrs); and local variables (the value is
 //     a leaf, in vals, a []int64 literal or nil: int64(v), or rt.B(v) for
 //     a boolean, so that no value is boxed); combined by + - * unary - !
 //     comparisons && || and integer conversions; with at most 16 values.
-//     sym is c as a term (see rt.Branch). Calls, / %,
-//     shifts, bitwise operators, string comparisons, floats, maps,
+//     sym is c as a term (see rt.Branch). A switch statement on a pure
+//     tag with constant cases becomes a switch without a tag whose cases
+//     are rt.Branch(tag == (e), ...), and the cases of a switch without
+//     a tag are conditions as an if statement's (switches.go). Calls, / %,
+//     shifts, bitwise operators, string orderings, floats, maps,
 //     variable indexes of memory,
 //     a location read twice with a report in between, and, in a right
 //     operand of && or ||, a location whose address may panic (p.f, s[0])
@@ -182,8 +187,7 @@
 //     integer or boolean type is followed by rt.SymWrite(&x, site, sym,
 //     vals, ptrs...) when e is symbolic that way (for x op= e, e may be a
 //     constant: the read of x is a leaf). Nothing else is symbolic:
-//     switch cases, for post statements, init statements, code outside
-//     fuzz bodies.
+//     for post statements, init statements, code outside fuzz bodies.
 //   - Soundness markers, in the same scope, so that mpc does not claim
 //     to have covered every path when a condition escaped it: an if or
 //     for condition left as it is that mentions an input, a tracked
@@ -328,8 +332,9 @@
 //   - Symbolic values, for strategy mpc (`branches.go`, `symbolic.go`).
 //     In fuzz bodies, and, with `Options.Symbolic` (which the driver sets for
 //     the main module's files: `driver.Options.InstrumentMain`), in every
-//     function, an `if` or `for` condition made of integer and boolean
-//     operations on inputs, shared reads, locals and constants becomes
+//     function, an `if` or `for` condition or a switch case made of
+//     integer and boolean operations on inputs, shared reads, locals and
+//     constants, or comparing a string input with a constant, becomes
 //     `rt.Branch(c, site, term, vals, ptrs...)`: the term in prefix form,
 //     value leaves in a `[]int64`, pointer leaves after it. Writes of shared
 //     memory, of tracked locals and of captured variables report their

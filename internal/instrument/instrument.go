@@ -127,7 +127,8 @@ type rewriter struct {
 	recv2    map[*ast.UnaryExpr]bool // receives in comma-ok form
 	shared   map[types.Object]bool   // local variables that may be shared
 	parents  map[ast.Node]ast.Node
-	fuzzLits []*ast.FuncLit // fuzz bodies wrapped in rt.FuzzBody
+	fuzzLits []*ast.FuncLit      // fuzz bodies wrapped in rt.FuzzBody
+	readOnly map[*types.Var]bool // []byte variables whose bytes are only read (bytesReadOnly)
 	// locksThreads: the file refers to runtime.LockOSThread.
 	locksThreads bool
 	// promoted declares the modeled methods promoted through embedded

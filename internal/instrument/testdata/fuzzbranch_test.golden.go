@@ -71,7 +71,7 @@ func FuzzBranch(f *testing.F) {
 		}
 		if __rt.Branch(len(s) > i, __rtSites_b995497f+110, "(> i2 i0)", nil) {
 		}
-		__rt.Untracked(__rtSites_b995497f+111); if s == "x" {
+		if __rt.Branch(s == "x", __rtSites_b995497f+111, "(&& (== i2 1) (== (@? i2 0 v0) 120))", []int64{__rt.At(s, 0)}) {
 		}
 		__rt.Read(&u, __rtSites_b995497f+9); __rt.Untracked(__rtSites_b995497f+112); if u == 1<<63 {
 		}
@@ -142,18 +142,18 @@ func FuzzBranch(f *testing.F) {
 			}
 		; __rt.Update(&g, __rtSites_b995497f+61); }
 		switch {
-		case i > 2:
-			__rt.Write(&g, __rtSites_b995497f+62); g = j; __rt.SymWrite(&g, __rtSites_b995497f+132, "i1", nil)
+		case __rt.Branch(i > 2, __rtSites_b995497f+132, "(> i0 2)", nil):
+			__rt.Write(&g, __rtSites_b995497f+62); g = j; __rt.SymWrite(&g, __rtSites_b995497f+133, "i1", nil)
 		}
 		if __rt.Branch(i > 0 &&
-			func() bool { __rt.Read(&g, __rtSites_b995497f+63); return true }() && (g == 3), __rtSites_b995497f+133, "(&& (> i0 0) (== m0:i64 3))", nil, &g) {
+			func() bool { __rt.Read(&g, __rtSites_b995497f+63); return true }() && (g == 3), __rtSites_b995497f+134, "(&& (> i0 0) (== m0:i64 3))", nil, &g) {
 		}
-		for func() bool { __rt.Read(&g, __rtSites_b995497f+64); return true }() && (__rt.Branch(g < 3 && func() bool { __rt.Read(&flag, __rtSites_b995497f+65); return true }() && (flag), __rtSites_b995497f+134, "(&& (< m0:i64 3) m1:b)", nil, &g, &flag)) {
+		for func() bool { __rt.Read(&g, __rtSites_b995497f+64); return true }() && (__rt.Branch(g < 3 && func() bool { __rt.Read(&flag, __rtSites_b995497f+65); return true }() && (flag), __rtSites_b995497f+135, "(&& (< m0:i64 3) m1:b)", nil, &g, &flag)) {
 		}
-		if g = double(i); func() bool { __rt.Wrote(&g, __rtSites_b995497f+40); return true }() && (func() bool { __rt.Read(&g, __rtSites_b995497f+66); return true }() && (__rt.Branch(g > j && func() bool { __rt.Read(&flag, __rtSites_b995497f+67); return true }() && (flag), __rtSites_b995497f+135, "(&& (> m0:i64 i1) m1:b)", nil, &g, &flag))) {
+		if g = double(i); func() bool { __rt.Wrote(&g, __rtSites_b995497f+40); return true }() && (func() bool { __rt.Read(&g, __rtSites_b995497f+66); return true }() && (__rt.Branch(g > j && func() bool { __rt.Read(&flag, __rtSites_b995497f+67); return true }() && (flag), __rtSites_b995497f+136, "(&& (> m0:i64 i1) m1:b)", nil, &g, &flag))) {
 		}
 		__rt.TRun(t, "sub", func(t *testing.T) {
-			if __rt.Branch(j != i, __rtSites_b995497f+136, "(!= i1 i0)", nil) {
+			if __rt.Branch(j != i, __rtSites_b995497f+137, "(!= i1 i0)", nil) {
 			}
 		})
 	}, &i, &j, &s, &ok)})
@@ -164,14 +164,14 @@ func double(n int) int { return 2 * n }
 func FuzzOther(f *testing.F) {
 	f.Fuzz(func(t *testing.T, __rtIn1 int, n uint8, a int, c int) { __rt.FuzzBody(t, func(t *testing.T) {
 		a = 3
-		if __rt.Branch(n > 2, __rtSites_b995497f+137, "(> i1 2)", nil) {
+		if __rt.Branch(n > 2, __rtSites_b995497f+138, "(> i1 2)", nil) {
 		}
 		if a > 2 {
 		}
-		if __rt.Branch(a > int(n), __rtSites_b995497f+138, "(> v0 i1)", []int64{int64(a)}) {
+		if __rt.Branch(a > int(n), __rtSites_b995497f+139, "(> v0 i1)", []int64{int64(a)}) {
 		}
 		q := &c
-		__rt.Read(&c, __rtSites_b995497f+68); if __rt.Branch(c > 1, __rtSites_b995497f+139, "(> m0:i64 1)", nil, &c) {
+		__rt.Read(&c, __rtSites_b995497f+68); if __rt.Branch(c > 1, __rtSites_b995497f+140, "(> m0:i64 1)", nil, &c) {
 			_ = q
 		}
 	}, &__rtIn1, &n, &a, &c)})
@@ -195,12 +195,12 @@ func unchanged(i int) {
 
 func FuzzDivide(f *testing.F) {
 	f.Fuzz(func(t *testing.T, i, j int) { __rt.FuzzBody(t, func(t *testing.T) {
-		__rt.Branch(j != 0, __rtSites_b995497f+140, "(!= i1 0)", nil); r := i / j
-		__rt.Write(&g, __rtSites_b995497f+75); __rt.Branch((i - 1) != 0, __rtSites_b995497f+141, "(!= (- i0 1) 0)", nil); g = 10 % (i - 1)
-		__rt.Untracked(__rtSites_b995497f+142); if double(j) > 1 {
+		__rt.Branch(j != 0, __rtSites_b995497f+141, "(!= i1 0)", nil); r := i / j
+		__rt.Write(&g, __rtSites_b995497f+75); __rt.Branch((i - 1) != 0, __rtSites_b995497f+142, "(!= (- i0 1) 0)", nil); g = 10 % (i - 1)
+		__rt.Untracked(__rtSites_b995497f+143); if double(j) > 1 {
 		}
 		_ = r
 	}, &i, &j)})
 }
 
-var __rtSites_b995497f = __rt.RegisterFile("testdata/fuzzbranch_test.go", "c*done\n\nc*done\nc*done\n\nv*g\nv*g\nv*st.n\nv*arr[1]\nv*u\nv*u\nv*x\nv*g8\nv*flag\nv*g\nv*sl\nv*sl[0]\nv*m\nv*m[i]\nv*fl\nv*gp\nv*gp\nv**gp\nv*g\nv*g\nv*g\nv*g\nv*g\nv*g\nv*g\nv*flag\nv*st.n\nv*arr[0]\nv*gp\nv**gp\nv*sl\nv*sl[0]\nv*u\nv*g8\nv*g\nv*g\nv*x\nv*x\nv*g\nv*g\nv*g\nv*g\nv*x\nv*g\nv*g\nv*g\nv*g\nv*flag\nv*arr[k]\nv*p.n\nv*p.n\nv*g\nv*sl\nv*sl[0]\nv*gp\nv**gp\nv*g\nv*g\nv*g\nv*g\nv*flag\nv*g\nv*flag\nv*c\nv*g\nv*g\nv*g\nv*g\nv*g\nv*g\nv*g", 26, 11, 27, 3, 32, 9, 34, 3, 181, 2, 38, 6, 41, 6, 61, 6, 63, 6, 75, 6, 77, 6, 79, 6, 85, 16, 91, 12, 93, 6, 95, 6, 95, 6, 99, 6, 99, 6, 101, 19, 103, 6, 105, 7, 105, 6, 121, 3, 122, 3, 123, 3, 124, 3, 125, 7, 126, 3, 127, 3, 128, 3, 129, 3, 130, 3, 131, 4, 131, 3, 132, 3, 132, 3, 133, 3, 134, 3, 136, 3, 152, 6, 28, 4, 29, 7, 30, 5, 39, 4, 47, 22, 48, 17, 49, 26, 52, 4, 54, 7, 55, 4, 57, 15, 59, 24, 66, 7, 87, 16, 89, 25, 93, 16, 97, 15, 97, 15, 107, 16, 107, 15, 137, 22, 145, 4, 148, 4, 150, 7, 150, 16, 152, 21, 152, 30, 173, 6, 182, 5, 181, 14, 184, 6, 185, 3, 190, 5, 192, 2, 198, 3, 121, 3, 123, 3, 125, 3, 126, 3, 127, 3, 128, 3, 129, 3, 130, 3, 131, 3, 132, 3, 133, 3, 134, 3, 136, 3, 28, 4, 29, 7, 30, 5, 35, 6, 38, 6, 41, 6, 43, 6, 45, 6, 47, 18, 48, 13, 49, 21, 51, 15, 52, 4, 54, 7, 55, 4, 57, 6, 59, 6, 61, 6, 63, 6, 66, 7, 69, 6, 71, 6, 73, 6, 75, 6, 77, 6, 79, 6, 81, 6, 83, 6, 85, 6, 87, 16, 89, 16, 91, 6, 93, 6, 95, 6, 97, 6, 99, 6, 101, 6, 103, 6, 105, 6, 107, 6, 112, 6, 114, 6, 137, 15, 145, 4, 147, 6, 150, 7, 152, 21, 155, 7, 166, 6, 170, 6, 173, 6, 197, 10, 198, 10, 199, 6)
+var __rtSites_b995497f = __rt.RegisterFile("testdata/fuzzbranch_test.go", "c*done\n\nc*done\nc*done\n\nv*g\nv*g\nv*st.n\nv*arr[1]\nv*u\nv*u\nv*x\nv*g8\nv*flag\nv*g\nv*sl\nv*sl[0]\nv*m\nv*m[i]\nv*fl\nv*gp\nv*gp\nv**gp\nv*g\nv*g\nv*g\nv*g\nv*g\nv*g\nv*g\nv*flag\nv*st.n\nv*arr[0]\nv*gp\nv**gp\nv*sl\nv*sl[0]\nv*u\nv*g8\nv*g\nv*g\nv*x\nv*x\nv*g\nv*g\nv*g\nv*g\nv*x\nv*g\nv*g\nv*g\nv*g\nv*flag\nv*arr[k]\nv*p.n\nv*p.n\nv*g\nv*sl\nv*sl[0]\nv*gp\nv**gp\nv*g\nv*g\nv*g\nv*g\nv*flag\nv*g\nv*flag\nv*c\nv*g\nv*g\nv*g\nv*g\nv*g\nv*g\nv*g", 26, 11, 27, 3, 32, 9, 34, 3, 181, 2, 38, 6, 41, 6, 61, 6, 63, 6, 75, 6, 77, 6, 79, 6, 85, 16, 91, 12, 93, 6, 95, 6, 95, 6, 99, 6, 99, 6, 101, 19, 103, 6, 105, 7, 105, 6, 121, 3, 122, 3, 123, 3, 124, 3, 125, 7, 126, 3, 127, 3, 128, 3, 129, 3, 130, 3, 131, 4, 131, 3, 132, 3, 132, 3, 133, 3, 134, 3, 136, 3, 152, 6, 28, 4, 29, 7, 30, 5, 39, 4, 47, 22, 48, 17, 49, 26, 52, 4, 54, 7, 55, 4, 57, 15, 59, 24, 66, 7, 87, 16, 89, 25, 93, 16, 97, 15, 97, 15, 107, 16, 107, 15, 137, 22, 145, 4, 148, 4, 150, 7, 150, 16, 152, 21, 152, 30, 173, 6, 182, 5, 181, 14, 184, 6, 185, 3, 190, 5, 192, 2, 198, 3, 121, 3, 123, 3, 125, 3, 126, 3, 127, 3, 128, 3, 129, 3, 130, 3, 131, 3, 132, 3, 133, 3, 134, 3, 136, 3, 28, 4, 29, 7, 30, 5, 35, 6, 38, 6, 41, 6, 43, 6, 45, 6, 47, 18, 48, 13, 49, 21, 51, 15, 52, 4, 54, 7, 55, 4, 57, 6, 59, 6, 61, 6, 63, 6, 66, 7, 69, 6, 71, 6, 73, 6, 75, 6, 77, 6, 79, 6, 81, 6, 83, 6, 85, 6, 87, 16, 89, 16, 91, 6, 93, 6, 95, 6, 97, 6, 99, 6, 101, 6, 103, 6, 105, 6, 107, 6, 112, 6, 114, 6, 137, 15, 144, 8, 145, 4, 147, 6, 150, 7, 152, 21, 155, 7, 166, 6, 170, 6, 173, 6, 197, 10, 198, 10, 199, 6)

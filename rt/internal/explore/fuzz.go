@@ -36,14 +36,32 @@ func Fuzz(t *testing.T, run, native func(), args []reflect.Value) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	explore(t, run, native, input, &fuzzArgs{args: args})
+	explore(t, run, native, input, newFuzzArgs(args))
 }
 
 // fuzzArgs are the arguments of a fuzz body's call, as variables: the
 // integer, boolean, string and []byte ones are strategy mpc's inputs,
-// which it sets before each run.
+// which it sets before each run. seed holds their values at the start,
+// the corpus entry's: a worker process serves one run after another with
+// the same arguments, and each search it makes starts from the seed, not
+// from the last run's input.
 type fuzzArgs struct {
 	args []reflect.Value
+	seed []reflect.Value
+}
+
+// newFuzzArgs returns the arguments args, their current values the seed.
+func newFuzzArgs(args []reflect.Value) *fuzzArgs {
+	f := &fuzzArgs{args: args, seed: make([]reflect.Value, len(args))}
+	for i, a := range args {
+		v := reflect.New(a.Type()).Elem()
+		v.Set(a)
+		if a.Kind() == reflect.Slice && a.Type().Elem().Kind() == reflect.Uint8 {
+			v.SetBytes(append([]byte(nil), a.Bytes()...))
+		}
+		f.seed[i] = v
+	}
+	return f
 }
 
 // minStringInput is the least number of bytes mpc may give a string or
@@ -60,14 +78,14 @@ func (f *fuzzArgs) symbolic() bool {
 	return false
 }
 
-// inputs describes the arguments as mpc's inputs: an integer's range is
-// its type's (at most [MinInt64, MaxInt64]), a boolean's [0, 1], a
-// string's or []byte's its length's, [0, max(len(seed), 64)] (its bytes
-// are inputs of their own, see strings); any other argument is fixed
-// (Min == Max == 0).
+// inputs describes the arguments as mpc's inputs, from the seed: an
+// integer's range is its type's (at most [MinInt64, MaxInt64]), a
+// boolean's [0, 1], a string's or []byte's its length's, [0,
+// max(len(seed), 64)] (its bytes are inputs of their own, see strings);
+// any other argument is fixed (Min == Max == 0).
 func (f *fuzzArgs) inputs() []wire.MPCInput {
-	ins := make([]wire.MPCInput, len(f.args))
-	for i, a := range f.args {
+	ins := make([]wire.MPCInput, len(f.seed))
+	for i, a := range f.seed {
 		switch a.Kind() {
 		case reflect.Bool:
 			ins[i] = wire.MPCInput{Min: 0, Max: 1}
@@ -93,9 +111,10 @@ func (f *fuzzArgs) inputs() []wire.MPCInput {
 	return ins
 }
 
-// bytes returns the bytes of argument i if it is a string or a []byte.
+// bytes returns the seed's bytes of argument i if it is a string or a
+// []byte.
 func (f *fuzzArgs) bytes(i int) ([]byte, bool) {
-	a := f.args[i]
+	a := f.seed[i]
 	switch {
 	case a.Kind() == reflect.String:
 		return []byte(a.String()), true
@@ -109,7 +128,7 @@ func (f *fuzzArgs) bytes(i int) ([]byte, bool) {
 // seeds, which strategy mpc starts from.
 func (f *fuzzArgs) strings() []strategies.StringInput {
 	var ins []strategies.StringInput
-	for i := range f.args {
+	for i := range f.seed {
 		if b, ok := f.bytes(i); ok {
 			ins = append(ins, strategies.StringInput{Arg: i, Seed: b})
 		}
