@@ -55,6 +55,8 @@ type Run struct {
 	Shard    string `json:"shard,omitempty"`
 	// NoRace is set when the run did not detect races.
 	NoRace bool `json:"no_race,omitempty"`
+	// Timers is the timer policy ("": the default).
+	Timers string `json:"timers,omitempty"`
 	// Result is the runtime's result record (nil: none, a crash).
 	Result *wire.Result `json:"result,omitempty"`
 	// Race is the pair of lines of a data race finding.
@@ -116,6 +118,9 @@ type Observation struct {
 	Native   map[Form]*Native `json:"native"`
 	Runs     []*Run           `json:"runs"`
 	Replays  []*Replay        `json:"replays,omitempty"`
+	// Eager is random under -timers=eager, on the forms where a native
+	// outcome is one dfs did not reach (Observe).
+	Eager map[Form]*Run `json:"eager,omitempty"`
 	// Budget is the wall-clock budget each exploration had: a run that
 	// used it up stopped at a point that depends on the machine's speed.
 	Budget time.Duration `json:"budget"`

@@ -125,6 +125,23 @@ func TestOutcomeOracle(t *testing.T) {
 			t.Errorf("no %q among %v", want, classes(v))
 		}
 	}
+	// A native outcome that random under -timers=eager reaches needs a
+	// goroutine stalled past a timeout: not a discrepancy. One that it
+	// does not reach either is.
+	o = observation(dfs)
+	o.Native[Safe].Outcomes["late"] = 1
+	o.Eager = map[Form]*Run{Safe: run(Safe, "random", wire.OutcomePass, "", false, "a", "b", "late")}
+	v = &Verdicts{}
+	JudgeOutcomes(o, v)
+	if len(v.Discrepancies) != 0 {
+		t.Errorf("a native outcome eager timers reach judged as %v", classes(v))
+	}
+	o.Native[Safe].Outcomes["never"] = 1
+	v = &Verdicts{}
+	JudgeOutcomes(o, v)
+	if !hasClass(v, OracleOutcomes, "native outcome dfs never reached") || len(v.Discrepancies) != 1 {
+		t.Errorf("a native outcome no timer policy reaches judged as %v", classes(v))
+	}
 	// A doctored result: dpor says verified while dfs found a bug on the
 	// Bug form; random passes where dfs found one.
 	v = &Verdicts{}

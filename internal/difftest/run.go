@@ -147,9 +147,9 @@ func Observe(ctx context.Context, cfg Config, p *Program, dir string) (*Observat
 	}
 	for _, f := range p.Forms() {
 		for _, s := range cfg.Strategies {
-			o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, f, s, 1, 0, "", false))
+			o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: f, Strategy: s, Seed: 1}))
 			if cfg.NoRace && f == Racy {
-				o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, f, s, 1, 0, "", true))
+				o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: f, Strategy: s, Seed: 1, NoRace: true}))
 			}
 		}
 		if cfg.Robust {
@@ -158,13 +158,27 @@ func Observe(ctx context.Context, cfg Config, p *Program, dir string) (*Observat
 			// without).
 			for _, s := range []string{"random", "dfs", "dpor"} {
 				if contains(cfg.Strategies, s) {
-					o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, f, s, 1, 1, "", false))
-					o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, f, s, 1, 2, "", false))
+					o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: f, Strategy: s, Seed: 1, Workers: 1}))
+					o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: f, Strategy: s, Seed: 1, Workers: 2}))
 				}
 			}
 			for _, sh := range []string{"0/2", "1/2"} {
-				o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, f, "random", 1, 0, sh, false))
+				o.Runs = append(o.Runs, runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: f, Strategy: "random", Seed: 1, Shard: sh}))
 			}
+		}
+	}
+	// A native outcome that dfs did not reach may need a goroutine
+	// stalled past a timeout, which the default timer policy never does
+	// (a timer fires early only into a select that also waits for work)
+	// and a loaded machine does: random schedules under -timers=eager,
+	// which fire a pending timer at any point, tell such an outcome
+	// apart (dfs there would try an early firing near the start last).
+	for _, f := range p.Forms() {
+		if dfs := findRun(o, f, "dfs"); f != Racy && dfs != nil && dfs.Verified() && o.Native[f] != nil && unreached(o.Native[f].Outcomes, dfs.Outcomes) {
+			if o.Eager == nil {
+				o.Eager = map[Form]*Run{}
+			}
+			o.Eager[f] = runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: f, Strategy: "random", Seed: 1, Timers: "eager"})
 		}
 	}
 	// Replays: the first finding of each strategy and form.
@@ -184,12 +198,22 @@ func Observe(ctx context.Context, cfg Config, p *Program, dir string) (*Observat
 				rp.Outputs = append(rp.Outputs, out)
 			}
 		}
-		again := runInterleave(ctx, cfg, ibin, pkg, dir, run.Form, run.Strategy, run.Seed, 0, "", false)
+		again := runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: run.Form, Strategy: run.Strategy, Seed: run.Seed})
 		rp.Again, rp.AgainBound = verdict(again), again.budgetBound(cfg.Budget)
 		o.Replays = append(o.Replays, rp)
 	}
 	o.Seconds = time.Since(start).Seconds()
 	return o, nil
+}
+
+// unreached reports whether an outcome of native is not among reached.
+func unreached(native, reached map[string]int) bool {
+	for val := range native {
+		if reached[val] == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {
@@ -310,16 +334,18 @@ func countLines(path string) int {
 	return n
 }
 
-// runInterleave runs form f of the instrumented binary under strategy s.
-func runInterleave(ctx context.Context, cfg Config, bin, pkgDir, dir string, f Form, s string, seed int64, workers int, shard string, noRace bool) *Run {
-	run := &Run{Form: f, Strategy: s, Seed: seed, Workers: workers, Shard: shard, NoRace: noRace}
-	tag := fmt.Sprintf("%s-%s-%d-w%d-%s-%v", f, s, seed, workers, strings.ReplaceAll(shard, "/", "of"), noRace)
+// runInterleave runs form run.Form of the instrumented binary as run says
+// (strategy, seed, workers, shard, race detection, timer policy) and
+// fills in what it found.
+func runInterleave(ctx context.Context, cfg Config, bin, pkgDir, dir string, run *Run) *Run {
+	f, s, seed, workers, shard, noRace := run.Form, run.Strategy, run.Seed, run.Workers, run.Shard, run.NoRace
+	tag := fmt.Sprintf("%s-%s-%d-w%d-%s-%v-%s", f, s, seed, workers, strings.ReplaceAll(shard, "/", "of"), noRace, run.Timers)
 	results := filepath.Join(dir, tag+".results")
 	out := filepath.Join(dir, tag+".out")
 	scheds := filepath.Join(dir, "schedules", tag)
 	os.Remove(results)
 	os.Remove(out)
-	wc := wire.Config{Strategy: s, Seed: seed, Schedules: cfg.Schedules, Budget: wire.Duration(cfg.Budget), Results: results, ScheduleDir: scheds, Workers: workers, Shard: shard, NoRace: noRace}
+	wc := wire.Config{Strategy: s, Seed: seed, Schedules: cfg.Schedules, Budget: wire.Duration(cfg.Budget), Results: results, ScheduleDir: scheds, Workers: workers, Shard: shard, NoRace: noRace, Timers: run.Timers}
 	if Systematic(s) {
 		wc.Schedules = cfg.SystematicSchedules
 	}

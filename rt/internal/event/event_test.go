@@ -16,7 +16,8 @@ func TestConflicts(t *testing.T) {
 		{Event{G: 1, Op: OpRLock, Obj: 5}, Event{G: 2, Op: OpRLock, Obj: 5}, false},
 		{Event{G: 1, Op: OpRLock, Obj: 5}, Event{G: 2, Op: OpWLock, Obj: 5}, true},
 		{Event{G: 1, Op: OpSend, Obj: 6}, Event{G: 2, Op: OpRecv, Obj: 6}, true},
-		{Event{G: 1, Op: OpYield}, Event{G: 2, Op: OpYield}, false}, // no object
+		{Event{G: 1, Op: OpYield}, Event{G: 2, Op: OpWrite, Obj: 4}, true}, // the yielder is passed over next
+		{Event{G: 1, Op: OpMapRead, Obj: 7}, Event{G: 2, Op: OpMapRead, Obj: 7}, false},
 		{Event{G: 0, Op: OpTimerFire, Obj: 9}, r2, true},            // the clock
 		{Event{G: 1, Op: OpNow}, r2, true},
 		{Event{G: 1, Op: OpExit}, r2, true}, // the test returns
