@@ -18,7 +18,7 @@ func TestConflicts(t *testing.T) {
 		{Event{G: 1, Op: OpSend, Obj: 6}, Event{G: 2, Op: OpRecv, Obj: 6}, true},
 		{Event{G: 1, Op: OpYield}, Event{G: 2, Op: OpWrite, Obj: 4}, true}, // the yielder is passed over next
 		{Event{G: 1, Op: OpMapRead, Obj: 7}, Event{G: 2, Op: OpMapRead, Obj: 7}, false},
-		{Event{G: 0, Op: OpTimerFire, Obj: 9}, r2, true},            // the clock
+		{Event{G: 0, Op: OpTimerFire, Obj: 9}, r2, true}, // the clock
 		{Event{G: 1, Op: OpNow}, r2, true},
 		{Event{G: 1, Op: OpExit}, r2, true}, // the test returns
 		{Event{G: 3, Op: OpExit}, r2, false},
