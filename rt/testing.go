@@ -37,10 +37,43 @@ var testState struct {
 	cleanups []func()
 	ctx      context.Context
 	cancel   context.CancelFunc
+	// top is the test's own body; frames the subtests running, by the
+	// goroutine that runs each.
+	top    testFrame
+	frames map[*sched.G]*testFrame
+}
+
+// A testFrame is a test function running: the test's body, or a
+// subtest's, which runs in a goroutine of its own that t.Run waits for,
+// as in package testing. A subtest that calls t.Parallel lets its t.Run
+// return, and waits until its parent's function has returned; the parent
+// then waits for its parallel subtests, which run side by side.
+type testFrame struct {
+	paused   chan struct{} // closed by t.Parallel (a subtest's)
+	release  chan struct{} // closed once the parent's function returned
+	done     chan struct{} // closed once the subtest and its own subtests ended
+	parallel []*testFrame  // the parallel subtests it started
+	cleanups []func()      // a subtest's t.Cleanup functions
+	site     Site
+	// isParallel says the subtest called t.Parallel.
+	isParallel bool
+}
+
+// finish releases fr's parallel subtests and waits for them: its
+// function has returned.
+func (fr *testFrame) finish() {
+	for _, c := range fr.parallel {
+		Close(c.release, c.site)
+	}
+	for _, c := range fr.parallel {
+		Recv(c.done, c.site)
+	}
+	fr.parallel = nil
 }
 
 func runTest(t *testing.T, body func(t *testing.T)) {
 	testState.cleanups, testState.ctx, testState.cancel = nil, nil, nil
+	testState.top, testState.frames = testFrame{}, nil
 	failed := t.Failed()
 	defer func() {
 		// A helper library that fails the test through an interface of
@@ -52,6 +85,7 @@ func runTest(t *testing.T, body func(t *testing.T)) {
 		}
 	}()
 	defer runCleanups()
+	defer testState.top.finish() // the parallel subtests, before the cleanups
 	body(t)
 }
 
@@ -184,7 +218,7 @@ func TLogf(t testing.TB, format string, args ...any) {
 // TSkip replaces t.Skip.
 func TSkip(t testing.TB, args ...any) {
 	if g := cur(); g != nil {
-		g.SkipNow(caller() + sprintln(args...))
+		skipNow(g, caller()+sprintln(args...))
 	}
 	t.Helper()
 	t.Skip(args...)
@@ -193,7 +227,7 @@ func TSkip(t testing.TB, args ...any) {
 // TSkipf replaces t.Skipf.
 func TSkipf(t testing.TB, format string, args ...any) {
 	if g := cur(); g != nil {
-		g.SkipNow(caller() + fmt.Sprintf(format, args...))
+		skipNow(g, caller()+fmt.Sprintf(format, args...))
 	}
 	t.Helper()
 	t.Skipf(format, args...)
@@ -202,35 +236,91 @@ func TSkipf(t testing.TB, format string, args ...any) {
 // TSkipNow replaces t.SkipNow.
 func TSkipNow(t testing.TB) {
 	if g := cur(); g != nil {
-		g.SkipNow("")
+		skipNow(g, "")
 	}
 	t.SkipNow()
 }
 
-// TRun replaces t.Run. Inside an exploration the subtest runs in the calling
-// goroutine, as part of the parent's schedule, and reports whether the test
-// has not failed so far.
-func TRun(t *testing.T, name string, f func(t *testing.T)) bool {
-	if g := cur(); g != nil {
-		f(t)
-		return !g.Failed()
+// skipNow skips the test g runs: a subtest ends alone, as in package
+// testing; the test's body skips the schedule.
+func skipNow(g *sched.G, msg string) {
+	if testState.frames[g] != nil {
+		if msg != "" {
+			g.Log(msg)
+		}
+		runtime.Goexit()
 	}
-	return t.Run(name, f)
+	g.SkipNow(msg)
 }
 
-// TCleanup replaces t.Cleanup.
+// TRun replaces t.Run. Inside an exploration the subtest runs in a
+// goroutine of its own, at s, which TRun waits for, as package testing
+// does: until it returns, or until it calls t.Parallel (TParallel), and
+// then it runs once the caller's test function has returned. TRun
+// reports whether the test has not failed so far (every subtest of an
+// exploration shares its test's verdict).
+func TRun(t *testing.T, name string, f func(t *testing.T), s Site) bool {
+	g := cur()
+	if g == nil {
+		return t.Run(name, f)
+	}
+	parent := testState.frames[g]
+	if parent == nil {
+		parent = &testState.top
+	}
+	sub := &testFrame{paused: MakeChan[struct{}](0, s), release: MakeChan[struct{}](0, s), done: MakeChan[struct{}](0, s), site: s}
+	Go(func() {
+		sg := cur()
+		if testState.frames == nil {
+			testState.frames = map[*sched.G]*testFrame{}
+		}
+		testState.frames[sg] = sub
+		defer func() { // also when f calls t.FailNow or t.SkipNow
+			sub.finish()
+			for i := len(sub.cleanups) - 1; i >= 0; i-- {
+				sub.cleanups[i]()
+			}
+			delete(testState.frames, sg)
+			Close(sub.done, s)
+		}()
+		f(t)
+	}, s)
+	sel := SelectStart(s)
+	SelectRecv(sel, sub.paused)
+	SelectRecv(sel, sub.done)
+	if sel.Do(false) == 0 {
+		parent.parallel = append(parent.parallel, sub)
+		return true
+	}
+	return !g.Failed()
+}
+
+// TCleanup replaces t.Cleanup. A subtest's cleanups run when it ends,
+// after its parallel subtests; the test's when the schedule's test ends.
 func TCleanup(t testing.TB, f func()) {
-	if cur() != nil {
+	if g := cur(); g != nil {
+		if fr := testState.frames[g]; fr != nil {
+			fr.cleanups = append(fr.cleanups, f)
+			return
+		}
 		testState.cleanups = append(testState.cleanups, f)
 		return
 	}
 	t.Cleanup(f)
 }
 
-// TParallel replaces t.Parallel; inside an exploration it does nothing.
-func TParallel(t *testing.T) {
-	if cur() != nil {
+// TParallel replaces t.Parallel. Inside an exploration a subtest lets its
+// t.Run return and waits, at s, until its parent's test function has
+// returned; the test's own body goes on (each test is explored alone).
+func TParallel(t *testing.T, s Site) {
+	g := cur()
+	if g == nil {
+		t.Parallel()
 		return
 	}
-	t.Parallel()
+	if fr := testState.frames[g]; fr != nil && !fr.isParallel {
+		fr.isParallel = true // a second call: package testing panics, the model goes on
+		Close(fr.paused, s)
+		Recv(fr.release, s)
+	}
 }

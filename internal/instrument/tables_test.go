@@ -43,7 +43,7 @@ func TestTablesMatchRuntime(t *testing.T) {
 		need(e.rt, !e.noSite)
 	}
 	for _, e := range testingMethods {
-		need(e.rt, false)
+		need(e.rt, e.tOnly) // Run and Parallel take the call's site
 	}
 	for _, fns := range exitFuncs {
 		for _, e := range fns {

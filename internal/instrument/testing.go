@@ -62,7 +62,13 @@ func (r *rewriter) mapTestingMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel
 	if ent.tOnly && testingType(recvT) != "T" {
 		return nil
 	}
-	return &callRW{call: call, fn: r.rt(ent.rt), recv: recv, recvExpr: f.X, keep: true}
+	rw := &callRW{call: call, fn: r.rt(ent.rt), recv: recv, recvExpr: f.X, keep: true}
+	if ent.tOnly {
+		// Run and Parallel are synchronization: a subtest is a
+		// goroutine its parent waits for.
+		rw.site = r.site(call.Pos())
+	}
+	return rw
 }
 
 // ifaceTestingMethods are the methods of testing.T that helper libraries

@@ -21,10 +21,10 @@ func TestSimple(t *testing.T) { __rt.Test(t, func(t *testing.T) {
 	ctx := __rt.TContext(t)
 	_ = ctx
 	__rt.TRun(t, "sub", func(t *testing.T) {
-		__rt.TParallel(t)
+		__rt.TParallel(t, __rtSites_633c6020+1)
 		__rt.TError(t, "sub")
 		__rt.TErrorf(t, "sub %d", 2)
-	})
+	}, __rtSites_633c6020+0)
 	h := helper{T: t}
 	__rt.TSkipf(h.T, "skip %s", h.name)
 	args := []any{1, 2}
@@ -38,9 +38,9 @@ func TestSimple(t *testing.T) { __rt.Test(t, func(t *testing.T) {
 func TestUnnamed(__rtT *testing.T) { __rt.Test(__rtT, func(_ *testing.T) {})}
 
 func TestBlank(__rtT *testing.T) { __rt.Test(__rtT, func(_ *testing.T) {
-	done := __rt.MakeChan[bool](0, __rtSites_633c6020+0)
-	__rt.Go(func() { __rt.Send[bool](done, true, __rtSites_633c6020+2) }, __rtSites_633c6020+1)
-	__rt.Recv[bool](done, __rtSites_633c6020+3)
+	done := __rt.MakeChan[bool](0, __rtSites_633c6020+2)
+	__rt.Go(func() { __rt.Send[bool](done, true, __rtSites_633c6020+4) }, __rtSites_633c6020+3)
+	__rt.Recv[bool](done, __rtSites_633c6020+5)
 })}
 
 func TestMain(m *testing.M) { m.Run() }
@@ -58,7 +58,7 @@ func check(tb testing.TB) {
 func FuzzParse(f *testing.F) {
 	f.Add(1, "a")
 	f.Fuzz(func(t *testing.T, n int, s string) { __rt.FuzzBody(t, func(t *testing.T) {
-		if __rt.Branch(n < 0, __rtSites_633c6020+8, "(< i0 0)", nil) {
+		if __rt.Branch(n < 0, __rtSites_633c6020+10, "(< i0 0)", nil) {
 			__rt.TError(t, s)
 		}
 	}, &n, &s)})
@@ -83,22 +83,22 @@ type logger interface{ Errorf(format string, args ...any) error }
 
 func assertEqual(t TestingT, a, b int) bool {
 	if a != b {
-		__rt.ReadRecv(t, "Errorf", __rtSites_633c6020+4); __rt.IErrorf(t, "%d != %d", a, b)
+		__rt.ReadRecv(t, "Errorf", __rtSites_633c6020+6); __rt.IErrorf(t, "%d != %d", a, b)
 		if f, ok := t.(failNower); ok {
-			__rt.ReadRecv(f, "FailNow", __rtSites_633c6020+5); __rt.IFailNow(f)
+			__rt.ReadRecv(f, "FailNow", __rtSites_633c6020+7); __rt.IFailNow(f)
 		}
 		return false
 	}
 	return true
 }
 
-func logVia(l logger, args []any) error { __rt.ReadRecv(l, "Errorf", __rtSites_633c6020+6); return l.Errorf("x %v", args...) }
+func logVia(l logger, args []any) error { __rt.ReadRecv(l, "Errorf", __rtSites_633c6020+8); return l.Errorf("x %v", args...) }
 
 func TestHelperLibrary(t *testing.T) { __rt.Test(t, func(t *testing.T) {
 	assertEqual(t, 1, 2)
 	var l interface{ Logf(string, ...any) } = t
 	args := []any{1}
-	__rt.ReadRecv(l, "Logf", __rtSites_633c6020+7); __rt.ILogf(l, "%d", args...)
+	__rt.ReadRecv(l, "Logf", __rtSites_633c6020+9); __rt.ILogf(l, "%d", args...)
 })}
 
-var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", "c*done\n\nc*done\nc*done\nv*t\nv*f\nv*l\nv*l", 40, 10, 41, 2, 41, 19, 42, 2, 85, 5, 87, 6, 94, 52, 100, 4, 60, 6)
+var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", "\n\nc*done\n\nc*done\nc*done\nv*t\nv*f\nv*l\nv*l", 22, 2, 23, 3, 40, 10, 41, 2, 41, 19, 42, 2, 85, 5, 87, 6, 94, 52, 100, 4, 60, 6)
