@@ -72,18 +72,18 @@ func (r *rewriter) mapTestingMethod(call *ast.CallExpr, f *ast.SelectorExpr, sel
 }
 
 // ifaceTestingMethods are the methods of testing.T that helper libraries
-// call through an interface of their own (testify's assert.TestingT):
-// the runtime function replacing each, and whether its parameters are a
-// format and arguments (true) or arguments (false); absent from args,
-// none.
+// call through an interface of their own (testify's assert.TestingT, a
+// mock clock's TestingT that registers cleanups): the runtime function
+// replacing each, and the kind of its parameters.
 var ifaceTestingMethods = map[string]struct {
 	rt     string
-	params string // "": none, "args": ...any, "format": string, ...any
+	params string // "": none, "args": ...any, "format": string, ...any, "func": func()
 }{
 	"Error": {"IError", "args"}, "Errorf": {"IErrorf", "format"},
 	"Fatal": {"IFatal", "args"}, "Fatalf": {"IFatalf", "format"},
 	"Fail": {"IFail", ""}, "FailNow": {"IFailNow", ""},
 	"Log": {"ILog", "args"}, "Logf": {"ILogf", "format"},
+	"Cleanup": {"ICleanup", "func"},
 }
 
 // mapTestingIface rewrites t.Errorf(format, args) into rt.IErrorf(t,
@@ -129,6 +129,12 @@ func testingParams(sig *types.Signature, params string) bool {
 		return ps.Len() == 1 && sig.Variadic() && isAnySlice(ps.At(0).Type())
 	case "format":
 		return ps.Len() == 2 && sig.Variadic() && isString(ps.At(0).Type()) && isAnySlice(ps.At(1).Type())
+	case "func":
+		if ps.Len() != 1 {
+			return false
+		}
+		f, ok := types.Unalias(ps.At(0).Type()).(*types.Signature)
+		return ok && f.Params().Len() == 0 && f.Results().Len() == 0
 	}
 	return false
 }

@@ -58,7 +58,7 @@ func check(tb testing.TB) {
 func FuzzParse(f *testing.F) {
 	f.Add(1, "a")
 	f.Fuzz(func(t *testing.T, n int, s string) { __rt.FuzzBody(t, func(t *testing.T) {
-		if __rt.Branch(n < 0, __rtSites_633c6020+10, "(< i0 0)", nil) {
+		if __rt.Branch(n < 0, __rtSites_633c6020+12, "(< i0 0)", nil) {
 			__rt.TError(t, s)
 		}
 	}, &n, &s)})
@@ -94,11 +94,24 @@ func assertEqual(t TestingT, a, b int) bool {
 
 func logVia(l logger, args []any) error { __rt.ReadRecv(l, "Errorf", __rtSites_633c6020+8); return l.Errorf("x %v", args...) }
 
+// cleaner is a mock clock's interface to the test, whose cleanups stop
+// goroutines the schedule started.
+type cleaner interface{ Cleanup(func()) }
+
+// cleanupFunc is a parameter of another type: left as it is.
+type cleanupFunc func()
+
+type namedCleaner interface{ Cleanup(f cleanupFunc) }
+
+func cleanVia(n namedCleaner) { __rt.ReadRecv(n, "Cleanup", __rtSites_633c6020+9); n.Cleanup(nil) }
+
 func TestHelperLibrary(t *testing.T) { __rt.Test(t, func(t *testing.T) {
 	assertEqual(t, 1, 2)
 	var l interface{ Logf(string, ...any) } = t
 	args := []any{1}
-	__rt.ReadRecv(l, "Logf", __rtSites_633c6020+9); __rt.ILogf(l, "%d", args...)
+	__rt.ReadRecv(l, "Logf", __rtSites_633c6020+10); __rt.ILogf(l, "%d", args...)
+	var c cleaner = t
+	__rt.ReadRecv(c, "Cleanup", __rtSites_633c6020+11); __rt.ICleanup(c, func() {})
 })}
 
-var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", "\n\nc*done\n\nc*done\nc*done\nv*t\nv*f\nv*l\nv*l", 22, 2, 23, 3, 40, 10, 41, 2, 41, 19, 42, 2, 85, 5, 87, 6, 94, 52, 100, 4, 60, 6)
+var __rtSites_633c6020 = __rt.RegisterFile("testdata/testing_test.go", "\n\nc*done\n\nc*done\nc*done\nv*t\nv*f\nv*l\nv*n\nv*l\nv*c", 22, 2, 23, 3, 40, 10, 41, 2, 41, 19, 42, 2, 85, 5, 87, 6, 94, 52, 105, 35, 111, 4, 113, 4, 60, 6)

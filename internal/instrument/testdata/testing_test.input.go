@@ -93,9 +93,22 @@ func assertEqual(t TestingT, a, b int) bool {
 
 func logVia(l logger, args []any) error { return l.Errorf("x %v", args...) }
 
+// cleaner is a mock clock's interface to the test, whose cleanups stop
+// goroutines the schedule started.
+type cleaner interface{ Cleanup(func()) }
+
+// cleanupFunc is a parameter of another type: left as it is.
+type cleanupFunc func()
+
+type namedCleaner interface{ Cleanup(f cleanupFunc) }
+
+func cleanVia(n namedCleaner) { n.Cleanup(nil) }
+
 func TestHelperLibrary(t *testing.T) {
 	assertEqual(t, 1, 2)
 	var l interface{ Logf(string, ...any) } = t
 	args := []any{1}
 	l.Logf("%d", args...)
+	var c cleaner = t
+	c.Cleanup(func() {})
 }
