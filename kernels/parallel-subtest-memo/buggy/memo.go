@@ -1,0 +1,26 @@
+// Package buggy is the buggy variant of the parallel-subtest-memo kernel.
+package buggy
+
+import "sync"
+
+// Resolver memoizes the cost of names.
+type Resolver struct {
+	mu   sync.Mutex
+	memo map[string]int
+}
+
+// NewResolver returns an empty resolver.
+func NewResolver() *Resolver { return &Resolver{memo: map[string]int{}} }
+
+// Lookup returns the cost of name, computing it once.
+func (r *Resolver) Lookup(name string) int {
+	r.mu.Lock()
+	v, ok := r.memo[name]
+	r.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = len(name) * 10
+	r.memo[name] = v // BUG: stored without the lock
+	return v
+}
