@@ -79,8 +79,15 @@ func withoutMCR(cfg Config) Config {
 
 func TestGenerate(t *testing.T) {
 	kinds := map[string]bool{}
+	subtests := 0
 	for seed := int64(1); seed <= 300; seed++ {
 		p := Generate(seed)
+		if p.Subtests {
+			subtests++
+			if !strings.Contains(p.Render(false).Source, "t.Parallel()") {
+				t.Errorf("seed %d: a subtest program without t.Parallel", seed)
+			}
+		}
 		if n := len(p.Gs); n < 2 || n > 5 {
 			t.Errorf("seed %d: %d goroutines", seed, n)
 		}
@@ -116,6 +123,9 @@ func TestGenerate(t *testing.T) {
 		if p.Planted != (planted == 1) || planted > 1 {
 			t.Errorf("seed %d: planted %v with %d racy statements", seed, p.Planted, planted)
 		}
+	}
+	if subtests < 50 || subtests > 100 {
+		t.Errorf("%d of 300 programs run parallel subtests, want about a quarter", subtests)
 	}
 	for _, want := range []string{"map.range", "map.len", "map.rangedelete", "slice.range", "array.rangeindex", "select.multi", "select.timeafter", "cond.wait", "ctx.done", "once.func", "atomic.add", "syncmap.range", "time.ticker", "panic.recover", "seq.select", "deep.abandonedsender", "deep.lockorder", "deep.recursiverlock", "deep.doubleclose"} {
 		if !kinds[want] {

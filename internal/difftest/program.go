@@ -88,6 +88,11 @@ type Program struct {
 	Gs []*Goroutine `json:"gs"`
 	// Tail are statements after the join.
 	Tail []string `json:"tail,omitempty"`
+	// Subtests runs the test goroutine's part and every joined goroutine
+	// as parallel subtests (t.Run, t.Parallel) instead: they run side by
+	// side once the test function has returned, and a cleanup, which
+	// runs after them, holds the tail and the record (subtests.go).
+	Subtests bool `json:"subtests,omitempty"`
 }
 
 // Forms returns the forms the program has.
@@ -230,6 +235,11 @@ func (p *Program) Render(native bool) *Rendered {
 			}
 		}
 		emit("\trecord(name+\".seq\", seq)")
+		if p.Subtests {
+			p.renderSubtests(r, &line, emit, f, y)
+			emit("}")
+			continue
+		}
 		for gi, g := range p.Gs {
 			if gi == 0 {
 				continue
