@@ -63,7 +63,9 @@
 //     WithCancelCause, WithTimeout, WithTimeoutCause, WithDeadline,
 //     WithDeadlineCause, AfterFunc, WithoutCancel, Cause. runtime: Gosched,
 //     Goexit. testing/synctest: Test, Wait (an exploration is a bubble of
-//     its own). Package functions used as values become function literals.
+//     its own). iter: Pull, Pull2 (the sequence's coroutine runs as the
+//     goroutine that calls next or stop, rt/pull.go). Package functions
+//     used as values become function literals.
 //   - In-memory pipes (pipes.go): io.Pipe() -> rt.IOPipe(site), which
 //     returns real halves whose model the runtime finds by address;
 //     methods of *io.PipeReader and *io.PipeWriter (Read, Write, Close,

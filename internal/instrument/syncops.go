@@ -67,6 +67,12 @@ var funcTable = map[string]map[string]string{
 	"reflect": {
 		"Select": "ReflectSelect",
 	},
+	// A pulled sequence's coroutine runs as the goroutine that resumes it
+	// (rt/pull.go).
+	"iter": {
+		"Pull":  "Pull",
+		"Pull2": "Pull2",
+	},
 	// An exploration's virtual clock is a synctest bubble of its own.
 	"testing/synctest": {
 		"Test": "SynctestTest",

@@ -51,7 +51,11 @@
 // the Go runtime keeps for this purpose) and checks it against the caller's
 // g pointer (`getg_amd64.s`, `getg_arm64.s`), in a few nanoseconds; it also
 // adds to the iteration's gate (the progress count the watchdog reads).
-// Code running outside an exploration gets `nil` and runs natively.
+// Code running outside an exploration gets `nil` and runs natively. The
+// coroutine of a sequence pulled with `iter.Pull` (`rt.Pull`) runs only
+// while the goroutine that resumed it waits in the switch: it is bound to
+// that goroutine's `G` (descriptor and id) while it runs, and is that
+// goroutine, never adopted (`pull.go`).
 //
 // # Adoption
 //

@@ -57,6 +57,11 @@ func stuckWhere(stack string) string {
 		b.WriteString(", called from " + from.fn + " at " + from.pos)
 	}
 	switch {
+	case reason == "coroutine" && strings.HasPrefix(in.fn, "iter.Pull"):
+		// rt.Pull runs the sequence as its caller; iter.Pull left native
+		// makes it a goroutine that waits for the schedule its caller
+		// holds, while the caller waits for it in the switch.
+		b.WriteString(": a sequence pulled with iter.Pull in a call left native (see the instrumenter's warnings and -instrument), whose coroutine waits for the schedule its caller holds")
 	case cgo:
 		b.WriteString(": a cgo call")
 	case reason == "IO wait" || reason == "syscall":

@@ -38,6 +38,16 @@ example.com/client.(*C).Recv(0xc0)
 			t.Errorf("read: %q lacks %q", got, want)
 		}
 	}
+	pull := `goroutine 8 [coroutine]:
+runtime.coroswitch(0xc0)
+	/usr/local/go/src/runtime/coro.go:137 +0x4b
+iter.Pull[...].func2()
+	/usr/local/go/src/iter/iter.go:317 +0xd6
+example.com/m.TestPull.func1(0xc0)
+	/src/m/m_test.go:20 +0x25`
+	if got := stuckWhere(pull); !strings.Contains(got, `"coroutine", in iter.Pull[...].func2 at iter.go:317, called from example.com/m.TestPull.func1 at m_test.go:20`) || !strings.Contains(got, "iter.Pull in a call left native") {
+		t.Errorf("pull: %q", got)
+	}
 	wg := `goroutine 9 [sync.WaitGroup.Wait]:
 runtime.gopark(0x1?)
 	/usr/local/go/src/runtime/proc.go:435 +0xce
