@@ -311,20 +311,27 @@ func BenchmarkGoroutines(b *testing.B) {
 // BenchmarkGoroutinesEach is BenchmarkGoroutines with 20 operations per
 // goroutine whatever n (20n in all), so that starting and ending the
 // goroutines weighs the same at every n and what is left is the
-// scheduling point.
+// scheduling point: norace, the goroutines contend for one mutex (most
+// of them wait for it at any time); independent, each locks a mutex of
+// its own and writes a variable of its own (all of them can run at any
+// time).
 func BenchmarkGoroutinesEach(b *testing.B) {
 	for _, n := range []int{10, 100, 1000, 10000} {
-		b.Run(fmt.Sprintf("norace/n=%d", n), func(b *testing.B) { opsBench(b, n, 20*n, false) })
+		b.Run(fmt.Sprintf("norace/n=%d", n), func(b *testing.B) { opsBench(b, n, 20*n, false, false) })
+	}
+	for _, n := range []int{10, 100, 1000, 10000} {
+		b.Run(fmt.Sprintf("independent/n=%d", n), func(b *testing.B) { opsBench(b, n, 20*n, false, true) })
 	}
 }
 
 func goroutinesBench(b *testing.B, goroutines int, race bool) {
-	opsBench(b, goroutines, mutexOps, race)
+	opsBench(b, goroutines, mutexOps, race, false)
 }
 
 // opsBench runs iterations of ops mutex operations spread over
-// goroutines that contend for one mutex.
-func opsBench(b *testing.B, goroutines, ops int, race bool) {
+// goroutines that contend for one mutex or, independent, each lock a
+// mutex of their own.
+func opsBench(b *testing.B, goroutines, ops int, race, independent bool) {
 	verifyRunq = false
 	perG := ops / goroutines
 	b.ReportAllocs()
@@ -333,9 +340,16 @@ func opsBench(b *testing.B, goroutines, ops int, race bool) {
 	steps := 0
 	r := Explore(Config{Strategy: strategy.NewRandom(1), Schedules: b.N, Race: race, Leaks: true}, func() {
 		g := Current()
-		var mu, wg, n int
+		var wg int
+		type own struct{ mu, n int }
+		shared := &own{}
 		g.WGAdd(unsafe.Pointer(&wg), goroutines, 0)
 		for k := 0; k < goroutines; k++ {
+			v := shared
+			if independent {
+				v = &own{}
+			}
+			mu, n := &v.mu, &v.n
 			g.Go(func() {
 				// Each operation finds its goroutine, as instrumented
 				// code does (rt.Lock calls Current): the progress the
@@ -344,9 +358,9 @@ func opsBench(b *testing.B, goroutines, ops int, race bool) {
 				// dump every stack, as for a goroutine blocked
 				// natively.
 				for i := 0; i < perG; i++ {
-					Current().Lock(unsafe.Pointer(&mu), 0)
-					Current().Access(unsafe.Pointer(&n), unsafe.Sizeof(n), true, 0)
-					Current().Unlock(unsafe.Pointer(&mu), 0)
+					Current().Lock(unsafe.Pointer(mu), 0)
+					Current().Access(unsafe.Pointer(n), unsafe.Sizeof(*n), true, 0)
+					Current().Unlock(unsafe.Pointer(mu), 0)
 				}
 				Current().WGAdd(unsafe.Pointer(&wg), -1, 0)
 			}, 0)
