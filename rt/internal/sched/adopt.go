@@ -325,8 +325,10 @@ func (it *Iteration) awaitingOut() bool {
 // takes it over. g parks until it is chosen again (it returns at once if
 // g has exited).
 func (it *Iteration) idle(g *G) {
-	g.handTo(nil) // before giving the schedule up: its hub must then resume nobody
-	it.held.Store(nil)
+	g.handTo(nil) // its worker must then resume nobody
+	if g == nil || !g.yields() {
+		it.held.Store(nil)
+	} // else the hub its worker parks in gives the schedule up, once it is parked (pass)
 	if g == nil || g.state == gDone {
 		return
 	}
@@ -427,7 +429,7 @@ func nativelyBlocked(status string) bool {
 		return false
 	case "coroutine":
 		// Switched out by a coroutine switch: parked by the scheduler, or
-		// chosen and about to be resumed by its hub. Never away.
+		// chosen and about to be resumed. Never away.
 		return false
 	}
 	return true

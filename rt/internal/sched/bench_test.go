@@ -12,7 +12,7 @@ import (
 // The cost of the scheduler's heartbeat, beside the mechanisms it is
 // built on, so that a scheduling point can be read as a ratio to them:
 // BenchmarkRawCoroutineSwitch is the physical limit (one switch between
-// Go's runtime coroutines), BenchmarkRawHubHandoff the handoff as the
+// Go's runtime coroutines), BenchmarkRawDirectHandoff the handoff as the
 // scheduler makes it on coroutines (handoff.go), and BenchmarkRawHandoff
 // the channel handoff kept where a coroutine cannot be used (a goroutine
 // waking another through its semaphore channel and parking on its own).
@@ -34,35 +34,37 @@ func BenchmarkRawCoroutineSwitch(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/switch")
 }
 
-// BenchmarkRawHubHandoff measures a handoff between two coroutines
-// through a hub, as the scheduler makes it: the running one names the
-// next and yields, and the hub resumes the next: two switches.
-func BenchmarkRawHubHandoff(b *testing.B) {
-	type co struct {
-		resume func() (struct{}, bool)
-		other  *co
-	}
-	var cur *co
+// BenchmarkRawDirectHandoff measures the handoff as the scheduler makes
+// it on coroutines (handoff.go): two coroutines hand over to each other
+// by entering the slot the other is parked in, one switch each.
+func BenchmarkRawDirectHandoff(b *testing.B) {
+	var a, c, m runner
+	sa, sc := &slot{}, &slot{}
 	n := b.N
-	a, c := &co{}, &co{}
-	a.other, c.other = c, a
-	for _, g := range []*co{a, c} {
-		g.resume, _ = iter.Pull(func(yield func(struct{}) bool) {
-			for {
-				if n--; n <= 0 {
-					cur = nil
-				} else {
-					cur = g.other
-				}
-				yield(struct{}{})
+	ended := 0
+	body := func(me *runner, home *slot, other *runner) func(func(struct{}) bool) {
+		return func(yield func(struct{}) bool) {
+			home.yield = yield
+			home.in, me.at = me, home
+			yield(struct{}{})
+			for ; n > 0; n-- {
+				me.enter(other.at)
 			}
-		})
+			// The benchmark's goroutine is parked in sa: the end of a
+			// resumes it; the end of c resumes a, parked in sc.
+			ended++
+		}
 	}
+	sa.resume = newCoroutine(body(&a, sa, &c))
+	sc.resume = newCoroutine(body(&c, sc, &a))
+	sa.resume()
+	sc.resume()
 	b.ResetTimer()
-	for cur = a; cur != nil; {
-		cur.resume()
-	}
+	m.enter(sa)
 	b.StopTimer()
+	if ended < 2 {
+		m.enter(sc) // c, parked at home, ends and resumes m
+	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/handoff")
 }
 

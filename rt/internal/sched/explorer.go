@@ -146,7 +146,7 @@ type Explorer struct {
 	opts     []strategy.Option
 	tick     *time.Ticker // the watchdog's, reset for each iteration
 
-	hubs hubs // the hubs that run coroutines (handoff.go)
+	hubs hubs // the hubs and workers of the coroutines (handoff.go)
 
 	epoch time.Time // when every iteration starts (epoch.go)
 
@@ -575,13 +575,10 @@ func stackByID(stacks []string, id int64) string {
 // whose scheduler operations unwind too instead of running.
 func (it *Iteration) unwind() {
 	for _, g := range it.gs {
-		if g.state == gDone || g.state == gOut {
-			// One in uncontrolled code unwinds when it comes back, or
-			// runs on natively if it was adopted (comeBack).
+		ended := it.unwindG(g)
+		if ended == nil {
 			continue
 		}
-		g.abort = true
-		ended := g.unwindParked()
 		select {
 		case <-ended:
 		case <-time.After(time.Second):

@@ -22,9 +22,9 @@ type G struct {
 	ID  int32
 	it  *Iteration
 	lab label
-	// How it is woken (handoff.go): the worker whose coroutine runs it
-	// is resumed; a goroutine that has none, or that parked while its
-	// thread was locked (onChan), waits on wake.
+	// How it is woken (handoff.go): the worker that runs it is resumed
+	// in the slot it is parked in; a goroutine that has none, or that
+	// parked while its thread was locked (onChan), waits on wake.
 	co     *worker
 	wake   chan struct{}
 	onChan bool

@@ -541,7 +541,7 @@ func (it *Iteration) end(g *G) {
 		it.over.Store(true)
 		if g == nil || !g.yields() {
 			it.closeDone()
-		} // else its hub closes it once g has yielded or ended (dispatch)
+		} // else the hub its worker parks in closes it (pass)
 	}
 	g.handTo(nil)
 	if g != nil && g.state != gDone {
