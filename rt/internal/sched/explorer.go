@@ -139,9 +139,13 @@ type Explorer struct {
 	race  *race.Detector
 
 	// Buffers handed from one iteration to the next, so that the steady
-	// state does not allocate.
+	// state does not allocate. The trace of the last iteration run stays
+	// whole through the next one (spare is the buffer that one takes):
+	// its event hash is read once the exploration is over, and the
+	// schedule that ran out of the budget does not count (eventHash).
 	choices  []int
 	trace    []event.Event
+	spare    []event.Event
 	preempts []int
 	opts     []strategy.Option
 	tick     *time.Ticker // the watchdog's, reset for each iteration
@@ -205,6 +209,7 @@ func Explore(cfg Config, body func()) *Result {
 	split = split && cfg.Next != nil
 	ref := cfg.LeakReference // what schedule 1 left behind (leaks.go)
 	reported := start        // when Progress was last called
+	var last *Iteration      // the last schedule run: its event hash is the result's
 	for r.Iterations < cfg.Schedules {
 		if cfg.Progress != nil && r.Iterations > 0 {
 			if now := time.Now(); now.Sub(reported) >= ProgressEvery {
@@ -225,6 +230,9 @@ func Explore(cfg Config, body func()) *Result {
 				break
 			}
 			if num > 1 && (ind.Calibrate() || cfg.LeakNotes && ref == nil && !cfg.NoCalibration) {
+				if last != nil {
+					last.eventHash() // before a second run takes its trace
+				}
 				ref = x.calibrate(ind, body, deadline)
 			}
 			ind.BeginAt(num)
@@ -281,7 +289,8 @@ func Explore(cfg Config, body func()) *Result {
 			}
 			it.finding = nil // a note, unless a search without stalls shows it (explore)
 		}
-		r.Logs, r.Hash, r.Steps, r.Skipped = it.logs, it.hash, it.steps, it.skipped
+		r.Logs, r.Steps, r.Skipped = it.logs, it.steps, it.skipped
+		last = it
 		r.Choices = append(r.Choices[:0], it.choices...)
 		x.strat.End(strategy.Outcome{Finding: it.finding != nil || fromRef != nil, Points: it.points, Steps: it.steps})
 		if fromRef != nil {
@@ -289,6 +298,7 @@ func Explore(cfg Config, body func()) *Result {
 			f.Message = fmt.Sprintf("%s on schedule 1, and not on schedule %d: the leak depends on the interleaving", f.Message, num)
 			r.Finding, r.Choices, r.Hash, r.Steps, r.Logs = &f, fromRef.Choices, fromRef.Hash, fromRef.Steps, fromRef.Logs
 			r.FindingIteration = 1
+			last = nil
 			break
 		}
 		if ref != nil && it.finding != nil && it.finding.Kind == KindLeak && num > 1 && !timedOut(leakKeys(it.finding)) {
@@ -298,7 +308,7 @@ func Explore(cfg Config, body func()) *Result {
 			switch {
 			case !rp.Consumed():
 				it.diverged = "the run ended before the schedule did"
-			case cfg.ExpectHash != 0 && it.hash != cfg.ExpectHash:
+			case cfg.ExpectHash != 0 && it.eventHash() != cfg.ExpectHash:
 				it.diverged = "the run took the schedule's choices but its events differ"
 			}
 		}
@@ -324,6 +334,9 @@ func Explore(cfg Config, body func()) *Result {
 	}
 	if ref != nil {
 		r.LeakKeys = ref.Keys
+	}
+	if last != nil {
+		r.Hash = last.eventHash()
 	}
 	r.Elapsed = time.Since(start)
 	return r
@@ -388,7 +401,7 @@ func (x *Explorer) newIteration(num int) *Iteration {
 		hash:     fnvOffset,
 		epoch:    1,
 		done:     make(chan struct{}),
-		trace:    x.trace[:0],
+		trace:    x.spare[:0],
 		preempts: x.preempts[:0],
 		choices:  x.choices[:0],
 		opts:     x.opts[:0],
@@ -429,9 +442,9 @@ func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 	if it.finding != nil {
 		it.attachStacks(it.finding)
 		// The finding keeps the trace; the next iteration gets its own.
-		x.trace, x.preempts = nil, nil
+		x.spare, x.trace, x.preempts = x.trace, nil, nil
 	} else {
-		x.trace, x.preempts = it.trace, it.preempts
+		x.spare, x.trace, x.preempts = x.trace, it.trace, it.preempts
 	}
 	x.choices, x.opts = it.choices, it.opts
 	return it

@@ -35,25 +35,29 @@ func schedulesOf(t *testing.T, body func()) (runs []string, r *Result) {
 func schedulesLeaks(t *testing.T, body func(), leaks bool) (runs []string, r *Result) {
 	t.Helper()
 	s := &recording{DFS: strategy.NewDFS(0)}
-	var its []*Iteration
+	began := 0
 	r = Explore(Config{Strategy: s, Schedules: 100000, Leaks: leaks, Race: true, MaxSteps: 10000}, func() {
-		its = append(its, Current().it)
+		began++
+		s.it = Current().it
 		body()
 	})
-	if len(its) != len(s.choices) {
-		t.Fatalf("%d schedules began, %d ended", len(its), len(s.choices))
+	if began != len(s.choices) {
+		t.Fatalf("%d schedules began, %d ended", began, len(s.choices))
 	}
 	for i, c := range s.choices {
-		runs = append(runs, fmt.Sprintf("%v %x", c, its[i].hash))
+		runs = append(runs, fmt.Sprintf("%v %x", c, s.hashes[i]))
 	}
 	return runs, r
 }
 
-// recording is dfs that keeps the choices of every schedule.
+// recording is dfs that keeps the choices and the event hash of every
+// schedule.
 type recording struct {
 	*strategy.DFS
+	it      *Iteration // the schedule running
 	cur     []int
 	choices [][]int
+	hashes  []uint64
 }
 
 func (s *recording) Choose(p *strategy.Point) int {
@@ -64,6 +68,7 @@ func (s *recording) Choose(p *strategy.Point) int {
 
 func (s *recording) End(o strategy.Outcome) {
 	s.choices = append(s.choices, s.cur)
+	s.hashes = append(s.hashes, s.it.eventHash())
 	s.cur = nil
 	s.DFS.End(o)
 }

@@ -68,7 +68,11 @@ type Iteration struct {
 	// schedule's departures from the obvious order, for the report's page.
 	preempts    []int
 	preemptNext bool // the next recorded event is one
-	hash        uint64
+	// hash is the event hash (record) of the first hashed events,
+	// counting dropped ones: the rest are folded in when it is read
+	// (eventHash), which most iterations never do.
+	hash   uint64
+	hashed int
 
 	choices    []int
 	opts       []strategy.Option
@@ -133,9 +137,14 @@ func (it *Iteration) Number() int { return it.num }
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 
+// record records ev as executed: in the trace kept for a report, and in
+// the event hash a replay must reproduce (FNV-1a over the events' fields,
+// folded in from the trace when read: eventHash).
 func (it *Iteration) record(ev event.Event) {
 	if len(it.trace) == traceLimit {
-		// Keep the most recent events: drop the older half.
+		// Keep the most recent events: drop the older half, once the
+		// hash has them.
+		it.eventHash()
 		n := copy(it.trace, it.trace[traceLimit/2:])
 		it.trace = it.trace[:n]
 		it.traceDropped += traceLimit - n
@@ -153,7 +162,16 @@ func (it *Iteration) record(ev event.Event) {
 	if it.obs != nil {
 		it.obs.Executed(ev, it.traceDropped+len(it.trace)-1)
 	}
-	it.hash = hashEvent(it.hash, ev)
+}
+
+// eventHash returns the hash of the events executed so far.
+func (it *Iteration) eventHash() uint64 {
+	h := it.hash
+	for _, ev := range it.trace[it.hashed-it.traceDropped:] {
+		h = hashEvent(h, ev)
+	}
+	it.hash, it.hashed = h, it.traceDropped+len(it.trace)
+	return h
 }
 
 // hashEvent adds ev to the event hash h (FNV-1a over its fields). A

@@ -66,3 +66,39 @@ func TestObserverSeesEveryEvent(t *testing.T) {
 		t.Errorf("woke %v, want the main goroutine, then goroutine 2", o.woke)
 	}
 }
+
+// The event hash, folded in from the trace when read, is the hash of
+// every event executed: over a trace longer than the part kept for a
+// report, with map ranges reading it on the way, and in a replay that
+// checks it.
+func TestEventHashOfEveryEvent(t *testing.T) {
+	const accesses = traceLimit + traceLimit/3
+	body := func() {
+		g := Current()
+		var x, y int
+		g.Go(func() {
+			me := Current()
+			for i := 0; i < 20; i++ {
+				me.Access(unsafe.Pointer(&y), unsafe.Sizeof(y), true, 1)
+			}
+		}, 0)
+		for i := 0; i < accesses; i++ {
+			g.Access(unsafe.Pointer(&x), unsafe.Sizeof(x), true, 2)
+			if i%(traceLimit/4) == 0 {
+				g.MapOrder(3)
+			}
+		}
+	}
+	o := &observing{DFS: strategy.NewDFS(0)}
+	r := Explore(Config{Strategy: o, Schedules: 1, MaxSteps: 4 * accesses}, body)
+	if r.Finding != nil {
+		t.Fatalf("finding: %s", r.Finding.Message)
+	}
+	if o.hash != r.Hash || len(o.executed) <= traceLimit {
+		t.Fatalf("observed %d events hashing to %x, the iteration's hash is %x", len(o.executed), o.hash, r.Hash)
+	}
+	again := Explore(Config{Strategy: strategy.NewReplay(r.Choices), Schedules: 1, MaxSteps: 4 * accesses, ExpectHash: r.Hash}, body)
+	if again.Diverged != "" || again.Hash != r.Hash {
+		t.Errorf("the replay diverged (%q), hash %x, want %x", again.Diverged, again.Hash, r.Hash)
+	}
+}
