@@ -43,7 +43,14 @@ type Iteration struct {
 	// nor ends the iteration as stuck.
 	reporting atomic.Bool
 
-	objs    map[uintptr]*object // by address: only object.addr keeps the memory alive (gc.go)
+	objs map[uintptr]*object // by address: only object.addr keeps the memory alive (gc.go)
+	// recent holds objects of objs found lately, by address (object):
+	// an operation finds its object without a map lookup when its
+	// goroutine, or another, touched it shortly before.
+	recent [recentSize]struct {
+		addr uintptr
+		o    *object
+	}
 	nextObj int32
 	// nextEvObj numbers objects as events name them (eventID).
 	nextEvObj int32
