@@ -273,7 +273,7 @@ func (it *Iteration) heldTimer() bool {
 		it.fireHeld = false // the explorer fires it now
 		return false
 	}
-	if it.pt.At(0).G != 0 {
+	if it.optionAt(0).G != 0 {
 		return false
 	}
 	if t := it.nextTimer(); t == nil || t.when <= it.clock {

@@ -407,6 +407,8 @@ func (x *Explorer) newIteration(num int) *Iteration {
 		opts:     x.opts[:0],
 	}
 	_, it.indexed = x.strat.(strategy.Indexed)
+	it.strat = x.strat
+	it.view.it = it
 	if x.race != nil {
 		x.race.Reset()
 		it.race = x.race

@@ -324,6 +324,11 @@ func (w *worker) goexit(x *Explorer) {
 // slot of the goroutine to resume, or in a hub's for what a goroutine
 // outside the coroutines must do.
 func (w *worker) pass(it *Iteration) {
+	if next := w.next; next != nil && !it.ended && next.co != nil && !next.onChan {
+		w.next = nil
+		w.enter(next.co.at) // the common case of target
+		return
+	}
 	to, act := w.target(it)
 	if to == nil {
 		to = it.x.hubFor(act)
@@ -477,17 +482,19 @@ func (x *Explorer) stopHubs() {
 // explorer) chose, and returns when g is chosen again; at once when g is
 // nil or has exited.
 func (it *Iteration) handoff(g *G) {
-	g.handTo(nil)
 	if g != nil && g.yields() {
-		g.handTo(it.cur)
+		w := g.co
+		w.next = it.cur
 		if g.state == gDone {
 			return // its worker parks once g's frames are gone (loop)
 		}
 		d := it.toolPause() // the next goroutine runs the program's code
-		g.park()
+		w.pass(it)
+		g.unwindIfAborted()
 		it.toolResume(d)
 		return
 	}
+	g.handTo(nil)
 	done := g == nil || g.state == gDone // read before next runs: it may wake g
 	if !done {
 		g.toChan()
@@ -565,11 +572,16 @@ func (g *G) parkChan() {
 // unwindIfAborted unwinds g, just resumed, if its iteration ended.
 func (g *G) unwindIfAborted() {
 	if g.abort {
-		if g.it.wantStacks {
-			g.stack = stackOf()
-		}
-		runtime.Goexit()
+		g.unwind()
 	}
+}
+
+// unwind ends g through runtime.Goexit, its iteration having ended.
+func (g *G) unwind() {
+	if g.it.wantStacks {
+		g.stack = stackOf()
+	}
+	runtime.Goexit()
 }
 
 // unwindG makes g, a goroutine of an iteration that has ended, unwind. A

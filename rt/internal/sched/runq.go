@@ -72,9 +72,6 @@ func (s *gset) remove(g *G) {
 	g.set = nil
 }
 
-// fix restores the heap after g's lastRun changed.
-func (s *gset) fix(g *G) { s.fixAt(g.hidx) }
-
 func (s *gset) fixAt(i int) {
 	if !s.up(i) {
 		s.down(i)
@@ -334,11 +331,14 @@ func (it *Iteration) pollFailed(g *G, site uint32) {
 	it.polledSw = it.switches + 1
 }
 
-// ran records that g was chosen to run at the current step.
+// ran records that g was chosen to run at the current step. Its key in
+// its set's heap only grows, so it moves down, if it has children at all:
+// a goroutine that runs again right after itself is the heap's last
+// (the greatest key is a leaf) and stays where it is.
 func (it *Iteration) ran(g *G) {
 	g.lastRun = it.steps
-	if g.set != nil {
-		g.set.fix(g)
+	if s := g.set; s != nil && 2*g.hidx+1 < len(s.heap) {
+		s.down(g.hidx)
 	}
 }
 
@@ -369,7 +369,11 @@ func (v *optionSet) At(i int) strategy.Option {
 		return strategy.Option{G: 0, Ev: v.tev}
 	}
 	g := v.only
-	if g == nil {
+	switch {
+	case g != nil:
+	case v.nskip == 0 && i < len(v.it.runq.items):
+		g = v.it.runq.items[i]
+	default:
 		for k := 0; k < v.nskip; k++ {
 			if v.skip[k] <= i {
 				i++
@@ -392,6 +396,9 @@ func (v *optionSet) IndexOf(id int32) int {
 		return -1
 	}
 	g := v.it.gs[id-1]
+	if v.only == nil && v.nskip == 0 && g.set == &v.it.runq {
+		return g.idx
+	}
 	if v.only != nil {
 		if g == v.only {
 			return 0
@@ -418,22 +425,34 @@ func (v *optionSet) IndexOf(id int32) int {
 // (for an indexed strategy), applying the fairness rule (fair) without
 // listing the enabled goroutines.
 func (it *Iteration) collectSet() {
-	v := &it.view
-	*v = optionSet{it: it}
+	v := &it.view // v.it is it; v.tev is read only with v.timer, skip up to nskip
+	v.only, v.n, v.nskip, v.timer = nil, 0, 0, false
 	it.pt.Options, it.pt.Set = nil, v
-	t := it.nextTimer()
+	var t *timer
+	if len(it.timers.plain) > 0 || len(it.timers.chans) > 0 || verifyRunq {
+		t = it.nextTimer()
+	}
 	if t != nil && (t.when <= it.clock || it.quiet() > quietFire) {
 		v.timer, v.tev = true, event.Event{Op: event.OpTimerFire, Obj: t.obj}
 		return
 	}
-	v.n = it.enabledCount()
+	v.n = len(it.runq.items)
+	if len(it.open) > 0 {
+		v.n = it.enabledCount()
+	}
 	if t != nil && (v.n == 0 || it.mayFireEarly(t)) {
 		v.timer, v.tev = true, event.Event{Op: event.OpTimerFire, Obj: t.obj}
 	}
 	if v.Len() <= 1 || v.n == 0 {
 		return
 	}
-	if g := it.longestPassedOver(); it.steps-g.lastRun > fairBound {
+	var g *G // the longest passed over (fair)
+	if len(it.open) == 0 {
+		g = it.runq.heap[0]
+	} else {
+		g = it.longestPassedOver()
+	}
+	if it.steps-g.lastRun > fairBound {
 		v.only, v.n, v.timer = g, 1, false
 		return
 	}
