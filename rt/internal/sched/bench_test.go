@@ -352,13 +352,12 @@ func opsBench(b *testing.B, goroutines, ops int, race, independent bool) {
 				v = &own{}
 			}
 			mu, n := &v.mu, &v.n
-			g.Go(func() {
-				// Each operation finds its goroutine, as instrumented
-				// code does (rt.Lock calls Current): the progress the
-				// explorer watches for (the gate) moves there, and an
-				// iteration longer than reapAfter without it would
-				// dump every stack, as for a goroutine blocked
-				// natively.
+			// Each operation finds its goroutine, as instrumented code
+			// does (rt.Go and rt.Lock call Current): the progress the
+			// explorer watches for (the gate) moves there, and an
+			// iteration longer than reapAfter without it would dump
+			// every stack, as for a goroutine blocked natively.
+			Current().Go(func() {
 				for i := 0; i < perG; i++ {
 					Current().Lock(unsafe.Pointer(mu), 0)
 					Current().Access(unsafe.Pointer(n), unsafe.Sizeof(*n), true, 0)
