@@ -139,13 +139,9 @@ type Explorer struct {
 	race  *race.Detector
 
 	// Buffers handed from one iteration to the next, so that the steady
-	// state does not allocate. The trace of the last iteration run stays
-	// whole through the next one (spare is the buffer that one takes):
-	// its event hash is read once the exploration is over, and the
-	// schedule that ran out of the budget does not count (eventHash).
+	// state does not allocate.
 	choices  []int
 	trace    []event.Event
-	spare    []event.Event
 	preempts []int
 	opts     []strategy.Option
 	tick     *time.Ticker // the watchdog's, reset for each iteration
@@ -209,7 +205,9 @@ func Explore(cfg Config, body func()) *Result {
 	split = split && cfg.Next != nil
 	ref := cfg.LeakReference // what schedule 1 left behind (leaks.go)
 	reported := start        // when Progress was last called
-	var last *Iteration      // the last schedule run: its event hash is the result's
+	// last is the last schedule run: its event hash, read from its trace
+	// once the exploration is over, is the result's.
+	var last *Iteration
 	for r.Iterations < cfg.Schedules {
 		if cfg.Progress != nil && r.Iterations > 0 {
 			if now := time.Now(); now.Sub(reported) >= ProgressEvery {
@@ -231,7 +229,7 @@ func Explore(cfg Config, body func()) *Result {
 			}
 			if num > 1 && (ind.Calibrate() || cfg.LeakNotes && ref == nil && !cfg.NoCalibration) {
 				if last != nil {
-					last.eventHash() // before a second run takes its trace
+					last.eventHash() // before another run takes its trace
 				}
 				ref = x.calibrate(ind, body, deadline)
 			}
@@ -244,6 +242,11 @@ func Explore(cfg Config, body func()) *Result {
 		}
 		r.Iterations++
 		r.Last = num
+		if last != nil && cfg.Budget > 0 {
+			// The next run takes last's trace, and may run out of the
+			// budget: last's hash is then the result's.
+			last.eventHash()
+		}
 		it := x.run(body, num, deadline)
 		if it.overBudget.Load() && (r.Iterations > 1 || split && num > 1) {
 			// The budget ran out during this schedule: the ones before
@@ -401,7 +404,7 @@ func (x *Explorer) newIteration(num int) *Iteration {
 		hash:     fnvOffset,
 		epoch:    1,
 		done:     make(chan struct{}),
-		trace:    x.spare[:0],
+		trace:    x.trace[:0],
 		preempts: x.preempts[:0],
 		choices:  x.choices[:0],
 		opts:     x.opts[:0],
@@ -444,9 +447,9 @@ func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 	if it.finding != nil {
 		it.attachStacks(it.finding)
 		// The finding keeps the trace; the next iteration gets its own.
-		x.spare, x.trace, x.preempts = x.trace, nil, nil
+		x.trace, x.preempts = nil, nil
 	} else {
-		x.spare, x.trace, x.preempts = x.trace, it.trace, it.preempts
+		x.trace, x.preempts = it.trace, it.preempts
 	}
 	x.choices, x.opts = it.choices, it.opts
 	return it

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"testing"
+	"time"
 	"unsafe"
 
 	"interleave.dev/rt/internal/event"
@@ -100,5 +101,55 @@ func TestEventHashOfEveryEvent(t *testing.T) {
 	again := Explore(Config{Strategy: strategy.NewReplay(r.Choices), Schedules: 1, MaxSteps: 4 * accesses, ExpectHash: r.Hash}, body)
 	if again.Diverged != "" || again.Hash != r.Hash {
 		t.Errorf("the replay diverged (%q), hash %x, want %x", again.Diverged, again.Hash, r.Hash)
+	}
+}
+
+// ending keeps the event hash an observer computes for every schedule
+// that ends.
+type ending struct {
+	observing
+	begun int
+	ended []uint64
+}
+
+func (e *ending) Begin() bool {
+	e.begun++
+	return e.observing.Begin()
+}
+
+func (e *ending) End(o strategy.Outcome) {
+	e.ended = append(e.ended, e.hash)
+	e.observing.End(o)
+}
+
+// A schedule cut by the budget does not count: the result's event hash
+// is the one of the schedule before it, though the cut one ran over its
+// trace.
+func TestEventHashOfScheduleBeforeTheBudget(t *testing.T) {
+	e := &ending{observing: observing{DFS: strategy.NewDFS(0)}}
+	r := Explore(Config{Strategy: e, Schedules: 1000, Budget: 300 * time.Millisecond, MaxSteps: 1 << 30}, func() {
+		g := Current()
+		var x, y int
+		g.Go(func() {
+			me := Current()
+			for i := 0; i < 3; i++ {
+				me.Access(unsafe.Pointer(&y), unsafe.Sizeof(y), true, 1)
+			}
+		}, 0)
+		// Each schedule's events differ from the one before (the site
+		// is its number), and the schedule cut by the budget writes over
+		// the trace of the one before.
+		for start := time.Now(); time.Since(start) < 40*time.Millisecond; {
+			g.Access(unsafe.Pointer(&x), unsafe.Sizeof(x), true, uint32(g.it.num))
+		}
+	})
+	if r.Finding != nil {
+		t.Fatalf("finding: %s", r.Finding.Message)
+	}
+	if len(e.ended) != r.Iterations || r.Iterations == 0 || e.begun != r.Iterations+1 {
+		t.Fatalf("%d schedules begun, %d ended, the result counts %d: none was cut by the budget", e.begun, len(e.ended), r.Iterations)
+	}
+	if r.Hash != e.ended[len(e.ended)-1] {
+		t.Errorf("the result's hash is %x, the last schedule that ended hashed to %x", r.Hash, e.ended[len(e.ended)-1])
 	}
 }
