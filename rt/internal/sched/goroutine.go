@@ -41,7 +41,6 @@ type G struct {
 	lastRun  int       // step at which it was last chosen
 	set      *gset     // the set of ready goroutines it is in (runq.go)
 	idx      int       // its index in set.items
-	hidx     int       // its index in set.heap
 	yieldAt  int       // switches+1 at the time it yielded
 	polls    [2]uint32 // sites+1 of its last failed polls (pollFailed)
 	polledAt int       // switches+1 at the time it polled once (pollFailed)

@@ -26,28 +26,49 @@ import (
 //
 // Each gset keeps its members in an array (the i-th enabled goroutine in
 // O(1) plus one step per open group) and in a heap ordered by the step at
-// which they last ran (the fairness rule's longest-passed-over goroutine
-// in O(log n)). Both orders depend only on the iteration's history, so
-// replay and DFS see the same options in the same order again.
+// which they last ran (the fairness rule's longest-passed-over goroutine).
+// Both orders depend only on the iteration's history, so replay and DFS
+// see the same options in the same order again.
+//
+// The heap holds each member's key as it was when the member joined the
+// set or last ran, and is lazy: a goroutine that runs adds an entry (its
+// key is the greatest, so the entry stays at the end) and one that leaves
+// the set leaves its entry behind; an entry whose goroutine has left the
+// set or run since is stale, and is dropped when it reaches the top
+// (top), and the heap is rebuilt from the members when the stale entries
+// outnumber them. A goroutine that runs costs no comparison but with its
+// parent entry, and no comparison reads another goroutine's descriptor:
+// with thousands of goroutines those are cold in the cache.
 
 // gset is a set of ready goroutines.
 type gset struct {
 	items []*G     // in an order the history determines (swap removal)
-	heap  []*G     // min-heap by (lastRun, ID)
+	heap  []hent   // min-heap by key, with stale entries
 	obj   *object  // the object of a group; nil for the run queue
 	op    event.Op // the gated operation of a group
 	open  int      // index in it.open plus one; 0: not listed
 }
 
-func heapLess(a, b *G) bool {
-	return a.lastRun < b.lastRun || (a.lastRun == b.lastRun && a.ID < b.ID)
+// hent is an entry of a gset's heap: a goroutine and its key, (lastRun,
+// ID), when the entry was added.
+type hent struct {
+	run int
+	id  int32
+	g   *G
 }
 
+func hentLess(a, b *hent) bool {
+	return a.run < b.run || a.run == b.run && a.id < b.id
+}
+
+// stale reports whether e's goroutine has left s or run since e was
+// added.
+func (s *gset) stale(e *hent) bool { return e.g.set != s || e.g.lastRun != e.run }
+
 func (s *gset) add(g *G) {
-	g.set, g.idx, g.hidx = s, len(s.items), len(s.heap)
+	g.set, g.idx = s, len(s.items)
 	s.items = append(s.items, g)
-	s.heap = append(s.heap, g)
-	s.up(g.hidx)
+	s.push(g)
 }
 
 func (s *gset) remove(g *G) {
@@ -57,62 +78,84 @@ func (s *gset) remove(g *G) {
 	}
 	s.items[last] = nil
 	s.items = s.items[:last]
-	last = len(s.heap) - 1
-	i := g.hidx
-	if i != last {
-		m := s.heap[last]
-		s.heap[i], m.hidx = m, i
-		s.heap[last] = nil
-		s.heap = s.heap[:last]
-		s.fixAt(i)
-	} else {
-		s.heap[last] = nil
-		s.heap = s.heap[:last]
-	}
-	g.set = nil
+	g.set = nil // its heap entries are stale now
 }
 
-func (s *gset) fixAt(i int) {
-	if !s.up(i) {
+// push adds g's key to the heap, g a member.
+func (s *gset) push(g *G) {
+	if len(s.heap) >= 2*len(s.items)+8 {
+		s.rebuild()
+		return // g is among the members
+	}
+	s.heap = append(s.heap, hent{g.lastRun, g.ID, g})
+	h := s.heap
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !hentLess(&h[i], &h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+// top returns the member that ran least recently (the lowest id among
+// equals), or nil when there is none.
+func (s *gset) top() *G {
+	if h := s.heap; len(h) > 0 {
+		if g := h[0].g; g.set == s && g.lastRun == h[0].run {
+			return g
+		}
+	}
+	return s.dropStale()
+}
+
+// dropStale drops the stale entries at the top of the heap and returns
+// the member on top then, or nil.
+func (s *gset) dropStale() *G {
+	for len(s.heap) > 0 {
+		if e := &s.heap[0]; !s.stale(e) {
+			return e.g
+		}
+		last := len(s.heap) - 1
+		s.heap[0] = s.heap[last]
+		s.heap[last] = hent{}
+		s.heap = s.heap[:last]
+		s.down(0)
+	}
+	return nil
+}
+
+// rebuild makes the heap anew from the members' keys.
+func (s *gset) rebuild() {
+	clear(s.heap)
+	s.heap = s.heap[:0]
+	for _, g := range s.items {
+		s.heap = append(s.heap, hent{g.lastRun, g.ID, g})
+	}
+	for i := len(s.heap)/2 - 1; i >= 0; i-- {
 		s.down(i)
 	}
 }
 
-func (s *gset) up(i int) bool {
-	moved := false
-	for i > 0 {
-		p := (i - 1) / 2
-		if !heapLess(s.heap[i], s.heap[p]) {
-			break
-		}
-		s.swap(i, p)
-		i, moved = p, true
-	}
-	return moved
-}
-
 func (s *gset) down(i int) {
-	n := len(s.heap)
+	h := s.heap
+	n := len(h)
 	for {
 		l := 2*i + 1
 		if l >= n {
 			return
 		}
 		m := l
-		if r := l + 1; r < n && heapLess(s.heap[r], s.heap[l]) {
+		if r := l + 1; r < n && hentLess(&h[r], &h[l]) {
 			m = r
 		}
-		if !heapLess(s.heap[m], s.heap[i]) {
+		if !hentLess(&h[m], &h[i]) {
 			return
 		}
-		s.swap(i, m)
+		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-}
-
-func (s *gset) swap(i, j int) {
-	s.heap[i], s.heap[j] = s.heap[j], s.heap[i]
-	s.heap[i].hidx, s.heap[j].hidx = i, j
 }
 
 // gated reports whether op's enabledness depends on its object.
@@ -302,13 +345,10 @@ func (it *Iteration) enabledIndex(g *G) int {
 // longestPassedOver returns the enabled goroutine that ran least recently
 // (the lowest id among equals), or nil.
 func (it *Iteration) longestPassedOver() *G {
-	var best *G
-	if len(it.runq.heap) > 0 {
-		best = it.runq.heap[0]
-	}
+	best := it.runq.top()
 	for _, s := range it.open {
-		if best == nil || heapLess(s.heap[0], best) {
-			best = s.heap[0]
+		if g := s.top(); best == nil || g.lastRun < best.lastRun || g.lastRun == best.lastRun && g.ID < best.ID {
+			best = g
 		}
 	}
 	return best
@@ -331,15 +371,37 @@ func (it *Iteration) pollFailed(g *G, site uint32) {
 	it.polledSw = it.switches + 1
 }
 
-// ran records that g was chosen to run at the current step. Its key in
-// its set's heap only grows, so it moves down, if it has children at all:
-// a goroutine that runs again right after itself is the heap's last
-// (the greatest key is a leaf) and stays where it is.
+// ran records that g was chosen to run at the current step: its new key
+// goes into its set's heap, the greatest there. When its entry is the
+// heap's last (it ran last), the entry takes the new key where it is (the
+// last entry is a leaf, and a leaf whose key grows stays in place); when
+// it is the top (it was the longest passed over), the entry takes the new
+// key and moves down.
 func (it *Iteration) ran(g *G) {
+	s := g.set
+	old := g.lastRun
 	g.lastRun = it.steps
-	if s := g.set; s != nil && 2*g.hidx+1 < len(s.heap) {
-		s.down(g.hidx)
+	if s == nil {
+		return
 	}
+	if n := len(s.heap); n > 0 {
+		if e := &s.heap[n-1]; e.g == g && e.run == old {
+			e.run = it.steps
+			return
+		}
+		if e := &s.heap[0]; e.g == g && e.run == old {
+			e.run = it.steps
+			s.down(0)
+			return
+		}
+	}
+	if it.growing(len(s.heap), cap(s.heap)) {
+		it.toolBegin()
+		s.push(g)
+		it.toolEnd()
+		return
+	}
+	s.push(g)
 }
 
 // optionSet is the options of a thread choice point as an indexed
@@ -448,7 +510,7 @@ func (it *Iteration) collectSet() {
 	}
 	var g *G // the longest passed over (fair)
 	if len(it.open) == 0 {
-		g = it.runq.heap[0]
+		g = it.runq.top()
 	} else {
 		g = it.longestPassedOver()
 	}
