@@ -230,6 +230,11 @@ func (it *Iteration) leave(h *G) {
 // connection, a goroutine that must drain an OS pipe) may be one of them.
 const reapAfter = 20 * time.Millisecond
 
+// reapTicks is how many of the explorer's watchdog ticks, one every
+// reapAfter/reapTicks, must find the holder stalled before it is reaped
+// (wait).
+const reapTicks = 4
+
 // reap runs on the explorer's goroutine. When the goroutine holding the
 // schedule is blocked natively, in a system call, or gone (an adopted
 // goroutine returned to the code that started it) and no goroutine is

@@ -436,9 +436,9 @@ func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 		over = t.C
 	}
 	if x.tick == nil {
-		x.tick = time.NewTicker(reapAfter / 4)
+		x.tick = time.NewTicker(reapAfter / reapTicks)
 	} else {
-		x.tick.Reset(reapAfter / 4)
+		x.tick.Reset(reapAfter / reapTicks)
 	}
 	it.setCur(it.main)
 	it.wake(it.main)
@@ -466,9 +466,15 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 	last, since := it.gate.Load(), time.Now()
 	// reap dumps every stack, stopping the world for as long as the dump
 	// takes (most of a second with thousands of goroutines): the next
-	// one waits reapAfter, or ten times as long as the last took.
+	// one waits reapAfter, or ten times as long as the last took. And it
+	// waits until the gate has stood still for reapTicks ticks seen, not
+	// only for reapAfter: on a busy machine the process may not run for
+	// that long, and a ticker drops the ticks it could not deliver, so
+	// the holder had its share of the processor before it is taken for
+	// blocked.
 	var reapedAt time.Time
 	var reapGap time.Duration
+	still := 0 // ticks seen since the gate last moved
 	for {
 		select {
 		case <-it.done:
@@ -479,14 +485,15 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 		case <-tick.C:
 			if p := it.gate.Load(); p != last || it.reporting.Load() {
 				// A finding being built is progress of the tool's own.
-				last, since = p, time.Now()
+				last, since, still = p, time.Now(), 0
 				continue
 			}
+			still++
 			idle := time.Since(since)
 			if bound > 0 && idle >= bound && it.stuck() {
 				return
 			}
-			if idle >= reapAfter && time.Since(reapedAt) >= reapGap {
+			if idle >= reapAfter && still >= reapTicks && time.Since(reapedAt) >= reapGap {
 				start := time.Now()
 				it.reap()
 				reapedAt = time.Now()
