@@ -76,8 +76,7 @@ type Iteration struct {
 	preempts    []int
 	preemptNext bool // the next recorded event is one
 	// traceRoom is how long the trace may grow by record's plain append:
-	// 0 while the next event is a preemption or a strategy observes
-	// every event (recordSlow).
+	// 0 while a strategy observes every event (recordSlow).
 	traceRoom int
 	// hash is the event hash (record) of the first hashed events,
 	// counting dropped ones: the rest are folded in when it is read
@@ -155,6 +154,10 @@ const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 // folded in from the trace when read: eventHash).
 func (it *Iteration) record(ev event.Event) {
 	if n := len(it.trace); n < it.traceRoom {
+		if it.preemptNext {
+			it.preemptNext = false
+			it.preempts = append(it.preempts, it.traceDropped+n)
+		}
 		it.trace = it.trace[:n+1]
 		it.trace[n] = ev
 		return
@@ -162,8 +165,8 @@ func (it *Iteration) record(ev event.Event) {
 	it.recordSlow(ev)
 }
 
-// recordSlow is record where the trace grows or drops its older half, a
-// preemption is noted, or a strategy observes the events.
+// recordSlow is record where the trace grows or drops its older half, or
+// a strategy observes the events.
 func (it *Iteration) recordSlow(ev event.Event) {
 	if len(it.trace) == traceLimit {
 		// Keep the most recent events: drop the older half, once the
@@ -508,7 +511,7 @@ func (it *Iteration) reschedule(g *G) {
 			o = it.optionAt(0)
 		}
 		if n > 1 && g != nil && o.G != g.ID && it.enabled(g) {
-			it.preemptNext, it.traceRoom = true, 0
+			it.preemptNext = true
 		}
 		if o.G == 0 {
 			if n > 1 {
