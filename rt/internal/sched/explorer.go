@@ -412,6 +412,7 @@ func (x *Explorer) newIteration(num int) *Iteration {
 	_, it.indexed = x.strat.(strategy.Indexed)
 	it.strat = x.strat
 	it.view.it = it
+	it.runq.it = it
 	if x.race != nil {
 		x.race.Reset()
 		it.race = x.race

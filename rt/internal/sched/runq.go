@@ -25,45 +25,62 @@ import (
 // a group at most once per operation it waits to perform.
 //
 // Each gset keeps its members in an array (the i-th enabled goroutine in
-// O(1) plus one step per open group) and in a heap ordered by the step at
-// which they last ran (the fairness rule's longest-passed-over goroutine).
+// O(1) plus one step per open group) and, by the step at which they last
+// ran, their keys (the fairness rule's longest-passed-over goroutine).
 // Both orders depend only on the iteration's history, so replay and DFS
 // see the same options in the same order again.
 //
-// The heap holds each member's key as it was when the member joined the
-// set or last ran, and is lazy: a goroutine that runs adds an entry (its
-// key is the greatest, so the entry stays at the end) and one that leaves
-// the set leaves its entry behind; an entry whose goroutine has left the
-// set or run since is stale, and is dropped when it reaches the top
-// (top), and the heap is rebuilt from the members when the stale entries
-// outnumber them. A goroutine that runs costs no comparison but with its
-// parent entry, and no comparison reads another goroutine's descriptor:
-// with thousands of goroutines those are cold in the cache.
+// The keys are kept lazily, as entries that hold each member's key as it
+// was when the member joined the set or last ran: a goroutine that runs
+// adds an entry, and one that leaves the set leaves its entry behind. An
+// entry whose goroutine has left the set or run since is stale, and is
+// dropped when it is the least (top); the entries are rebuilt from the
+// members when they are twice as many (plus 8). Most keys arrive in
+// order (a goroutine that runs gets the greatest key; the waiters of a
+// lock join its group in the order in which they ran): those go to the
+// end of a queue, the others into a heap, and the least entry is the
+// lesser of the queue's first and the heap's top. A goroutine that runs
+// or is passed the lock then costs O(1), and no comparison reads another
+// goroutine's descriptor: with thousands of goroutines those are cold in
+// the cache.
 
 // gset is a set of ready goroutines.
 type gset struct {
-	items []*G     // in an order the history determines (swap removal)
-	heap  []hent   // min-heap by key, with stale entries
-	obj   *object  // the object of a group; nil for the run queue
-	op    event.Op // the gated operation of a group
-	open  int      // index in it.open plus one; 0: not listed
+	items []*G // in an order the history determines (swap removal)
+	// The members' keys, with stale entries: a queue in key order (a
+	// ring of qn entries from q[qh], len(q) a power of two), and a 4-ary
+	// min-heap.
+	q      []hent
+	qh, qn int
+	heap   []hent
+	it     *Iteration
+	obj    *object  // the object of a group; nil for the run queue
+	op     event.Op // the gated operation of a group
+	open   int      // index in it.open plus one; 0: not listed
 }
 
-// hent is an entry of a gset's heap: a goroutine and its key, (lastRun,
-// ID), when the entry was added.
+// hent is an entry of a gset's keys: a goroutine's key, (lastRun, ID),
+// when the entry was added. It holds no pointer, so that moving entries
+// needs no write barrier, and four fit in a cache line: the children of
+// an entry in the heap.
 type hent struct {
 	run int
 	id  int32
-	g   *G
 }
 
 func hentLess(a, b *hent) bool {
 	return a.run < b.run || a.run == b.run && a.id < b.id
 }
 
+// member returns the goroutine of entry e.
+func (s *gset) member(e *hent) *G { return s.it.gs[e.id-1] }
+
 // stale reports whether e's goroutine has left s or run since e was
 // added.
-func (s *gset) stale(e *hent) bool { return e.g.set != s || e.g.lastRun != e.run }
+func (s *gset) stale(e *hent) bool {
+	g := s.member(e)
+	return g.set != s || g.lastRun != e.run
+}
 
 func (s *gset) add(g *G) {
 	g.set, g.idx = s, len(s.items)
@@ -78,19 +95,28 @@ func (s *gset) remove(g *G) {
 	}
 	s.items[last] = nil
 	s.items = s.items[:last]
-	g.set = nil // its heap entries are stale now
+	g.set = nil // its entries are stale now
 }
 
-// push adds g's key to the heap, g a member.
+// push adds g's key, g a member.
 func (s *gset) push(g *G) {
-	if len(s.heap) >= 2*len(s.items)+8 {
+	if s.qn+len(s.heap) >= 2*len(s.items)+8 {
 		s.rebuild()
 		return // g is among the members
 	}
-	s.heap = append(s.heap, hent{g.lastRun, g.ID, g})
+	e := hent{g.lastRun, g.ID}
+	if s.qn == 0 || !hentLess(&e, s.qAt(s.qn-1)) {
+		if s.qn == len(s.q) {
+			s.growQ()
+		}
+		s.q[(s.qh+s.qn)&(len(s.q)-1)] = e
+		s.qn++
+		return
+	}
+	s.heap = append(s.heap, e)
 	h := s.heap
 	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
+		p := (i - 1) / 4
 		if !hentLess(&h[i], &h[p]) {
 			break
 		}
@@ -99,41 +125,71 @@ func (s *gset) push(g *G) {
 	}
 }
 
+// qAt returns the queue's i-th entry.
+func (s *gset) qAt(i int) *hent { return &s.q[(s.qh+i)&(len(s.q)-1)] }
+
+// growQ doubles the queue's ring.
+func (s *gset) growQ() {
+	q := make([]hent, max(8, 2*len(s.q)))
+	for i := 0; i < s.qn; i++ {
+		q[i] = *s.qAt(i)
+	}
+	s.q, s.qh = q, 0
+}
+
+// popQ drops the queue's first entry.
+func (s *gset) popQ() {
+	s.qh = (s.qh + 1) & (len(s.q) - 1)
+	s.qn--
+}
+
 // top returns the member that ran least recently (the lowest id among
 // equals), or nil when there is none.
 func (s *gset) top() *G {
-	if h := s.heap; len(h) > 0 {
-		if g := h[0].g; g.set == s && g.lastRun == h[0].run {
-			return g
+	if s.qn > 0 && len(s.heap) == 0 {
+		if e := &s.q[s.qh]; !s.stale(e) {
+			return s.member(e)
 		}
 	}
 	return s.dropStale()
 }
 
-// dropStale drops the stale entries at the top of the heap and returns
-// the member on top then, or nil.
+// dropStale drops the stale entries that are the least and returns the
+// member of the least entry then, or nil.
 func (s *gset) dropStale() *G {
-	for len(s.heap) > 0 {
-		if e := &s.heap[0]; !s.stale(e) {
-			return e.g
+	for {
+		var e *hent
+		inQ := s.qn > 0
+		if inQ {
+			e = &s.q[s.qh]
 		}
-		last := len(s.heap) - 1
-		s.heap[0] = s.heap[last]
-		s.heap[last] = hent{}
-		s.heap = s.heap[:last]
-		s.down(0)
+		if len(s.heap) > 0 && (e == nil || hentLess(&s.heap[0], e)) {
+			e, inQ = &s.heap[0], false
+		}
+		switch {
+		case e == nil:
+			return nil
+		case !s.stale(e):
+			return s.member(e)
+		case inQ:
+			s.popQ()
+		default:
+			last := len(s.heap) - 1
+			s.heap[0] = s.heap[last]
+			s.heap = s.heap[:last]
+			s.down(0)
+		}
 	}
-	return nil
 }
 
-// rebuild makes the heap anew from the members' keys.
+// rebuild makes the entries anew from the members' keys.
 func (s *gset) rebuild() {
-	clear(s.heap)
+	s.qh, s.qn = 0, 0
 	s.heap = s.heap[:0]
 	for _, g := range s.items {
-		s.heap = append(s.heap, hent{g.lastRun, g.ID, g})
+		s.heap = append(s.heap, hent{g.lastRun, g.ID})
 	}
-	for i := len(s.heap)/2 - 1; i >= 0; i-- {
+	for i := (len(s.heap) - 2) / 4; i >= 0; i-- {
 		s.down(i)
 	}
 }
@@ -142,13 +198,15 @@ func (s *gset) down(i int) {
 	h := s.heap
 	n := len(h)
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			return
 		}
-		m := l
-		if r := l + 1; r < n && hentLess(&h[r], &h[l]) {
-			m = r
+		m := c
+		for j := c + 1; j < c+4 && j < n; j++ {
+			if hentLess(&h[j], &h[m]) {
+				m = j
+			}
 		}
 		if !hentLess(&h[m], &h[i]) {
 			return
@@ -199,7 +257,7 @@ func (it *Iteration) place(g *G) {
 		it.leaveSet(g)
 	}
 	if s != nil {
-		if it.growing(len(s.items), cap(s.items)) || it.growing(len(s.heap), cap(s.heap)) {
+		if it.growing(len(s.items), cap(s.items)) || it.growing(s.qn, len(s.q)) || it.growing(len(s.heap), cap(s.heap)) {
 			it.toolBegin()
 			defer it.toolEnd()
 		}
@@ -220,7 +278,7 @@ func (it *Iteration) leaveSet(g *G) {
 func (it *Iteration) group(o *object, op event.Op) *gset {
 	if o.group == nil {
 		it.toolBegin()
-		o.group = &gset{obj: o, op: op}
+		o.group = &gset{it: it, obj: o, op: op}
 		it.toolEnd()
 	}
 	return o.group
@@ -371,12 +429,11 @@ func (it *Iteration) pollFailed(g *G, site uint32) {
 	it.polledSw = it.switches + 1
 }
 
-// ran records that g was chosen to run at the current step: its new key
-// goes into its set's heap, the greatest there. When its entry is the
-// heap's last (it ran last), the entry takes the new key where it is (the
-// last entry is a leaf, and a leaf whose key grows stays in place); when
-// it is the top (it was the longest passed over), the entry takes the new
-// key and moves down.
+// ran records that g was chosen to run at the current step: its new key,
+// the greatest, goes to the end of its set's queue; when its entry is
+// there already (it ran last), the entry takes the new key in place, and
+// when it is the queue's first (it was the longest passed over), it
+// leaves the queue's head as its new key joins.
 func (it *Iteration) ran(g *G) {
 	s := g.set
 	old := g.lastRun
@@ -384,18 +441,16 @@ func (it *Iteration) ran(g *G) {
 	if s == nil {
 		return
 	}
-	if n := len(s.heap); n > 0 {
-		if e := &s.heap[n-1]; e.g == g && e.run == old {
+	if s.qn > 0 {
+		if e := s.qAt(s.qn - 1); e.id == g.ID && e.run == old {
 			e.run = it.steps
 			return
 		}
-		if e := &s.heap[0]; e.g == g && e.run == old {
-			e.run = it.steps
-			s.down(0)
-			return
+		if e := &s.q[s.qh]; e.id == g.ID && e.run == old {
+			s.popQ() // stale now
 		}
 	}
-	if it.growing(len(s.heap), cap(s.heap)) {
+	if it.growing(s.qn, len(s.q)) || it.growing(len(s.heap), cap(s.heap)) {
 		it.toolBegin()
 		s.push(g)
 		it.toolEnd()
