@@ -151,9 +151,11 @@
 // releasing a lock closes or opens its group instead of disabling or
 // enabling each waiter; open groups are listed (one of at most four
 // members goes back to the run queue). Each set keeps an array (the i-th
-// enabled goroutine) and a heap by the step at which each member last ran
-// (the fairness rule's longest passed over); the goroutines that yielded
-// since the last switch are a short list. A strategy that implements
+// enabled goroutine) and its members' keys, the step at which each last
+// ran (the fairness rule's longest passed over), lazily: in a queue for
+// the keys that arrive in order, the common case, and a heap for the
+// others, neither of which reads a goroutine's descriptor to compare;
+// the goroutines that yielded since the last switch are a short list. A strategy that implements
 // `strategy.Indexed` (random, dfs, replay, pct) reads a thread point
 // through `Point.Len`/`At`/`Find` on that set, in an order that depends
 // only on the iteration's history (the timer last); any other gets the
