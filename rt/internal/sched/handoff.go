@@ -572,12 +572,12 @@ func (g *G) parkChan() {
 // unwindIfAborted unwinds g, just resumed, if its iteration ended.
 func (g *G) unwindIfAborted() {
 	if g.abort {
-		g.unwind()
+		g.exitAborted()
 	}
 }
 
-// unwind ends g through runtime.Goexit, its iteration having ended.
-func (g *G) unwind() {
+// exitAborted ends g through runtime.Goexit, its iteration having ended.
+func (g *G) exitAborted() {
 	if g.it.wantStacks {
 		g.stack = stackOf()
 	}
