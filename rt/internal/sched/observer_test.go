@@ -76,13 +76,8 @@ func TestEventHashOfEveryEvent(t *testing.T) {
 	const accesses = traceLimit + traceLimit/3
 	body := func() {
 		g := Current()
-		var x, y int
-		g.Go(func() {
-			me := Current()
-			for i := 0; i < 20; i++ {
-				me.Access(unsafe.Pointer(&y), unsafe.Sizeof(y), true, 1)
-			}
-		}, 0)
+		var x int
+		goWrites(g, 20)
 		for i := 0; i < accesses; i++ {
 			g.Access(unsafe.Pointer(&x), unsafe.Sizeof(x), true, 2)
 			if i%(traceLimit/4) == 0 {
@@ -102,6 +97,17 @@ func TestEventHashOfEveryEvent(t *testing.T) {
 	if again.Diverged != "" || again.Hash != r.Hash {
 		t.Errorf("the replay diverged (%q), hash %x, want %x", again.Diverged, again.Hash, r.Hash)
 	}
+}
+
+// goWrites starts a goroutine that writes a variable of its own n times.
+func goWrites(g *G, n int) {
+	g.Go(func() {
+		me := Current()
+		var y int
+		for i := 0; i < n; i++ {
+			me.Access(unsafe.Pointer(&y), unsafe.Sizeof(y), true, 1)
+		}
+	}, 0)
 }
 
 // ending keeps the event hash an observer computes for every schedule
@@ -129,13 +135,8 @@ func TestEventHashOfScheduleBeforeTheBudget(t *testing.T) {
 	e := &ending{observing: observing{DFS: strategy.NewDFS(0)}}
 	r := Explore(Config{Strategy: e, Schedules: 1000, Budget: 300 * time.Millisecond, MaxSteps: 1 << 30}, func() {
 		g := Current()
-		var x, y int
-		g.Go(func() {
-			me := Current()
-			for i := 0; i < 3; i++ {
-				me.Access(unsafe.Pointer(&y), unsafe.Sizeof(y), true, 1)
-			}
-		}, 0)
+		var x int
+		goWrites(g, 3)
 		// Each schedule's events differ from the one before (the site
 		// is its number), and the schedule cut by the budget writes over
 		// the trace of the one before.
