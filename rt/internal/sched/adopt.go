@@ -231,6 +231,11 @@ func (it *Iteration) leave(h *G) {
 // connection, a goroutine that must drain an OS pipe) may be one of them.
 const reapAfter = 20 * time.Millisecond
 
+// reapTicks is how many of the explorer's watchdog ticks, one every
+// reapAfter/reapTicks, must find the holder stalled before it is reaped
+// (wait).
+const reapTicks = 4
+
 // reap runs on the explorer's goroutine. When the goroutine holding the
 // schedule is blocked natively, in a system call, or gone (an adopted
 // goroutine returned to the code that started it) and no goroutine is
@@ -274,7 +279,7 @@ func (it *Iteration) heldTimer() bool {
 		it.fireHeld = false // the explorer fires it now
 		return false
 	}
-	if it.pt.At(0).G != 0 {
+	if it.optionAt(0).G != 0 {
 		return false
 	}
 	if t := it.nextTimer(); t == nil || t.when <= it.clock {
@@ -410,8 +415,10 @@ func (it *Iteration) awaitingOut() bool {
 // takes it over. g parks until it is chosen again (it returns at once if
 // g has exited).
 func (it *Iteration) idle(g *G) {
-	g.handTo(nil) // before giving the schedule up: its hub must then resume nobody
-	it.held.Store(nil)
+	g.handTo(nil) // its worker must then resume nobody
+	if g == nil || !g.yields() {
+		it.held.Store(nil)
+	} // else the hub its worker parks in gives the schedule up, once it is parked (pass)
 	if g == nil || g.state == gDone {
 		return
 	}
@@ -512,7 +519,7 @@ func nativelyBlocked(status string) bool {
 		return false
 	case "coroutine":
 		// Switched out by a coroutine switch: parked by the scheduler, or
-		// chosen and about to be resumed by its hub. Never away.
+		// chosen and about to be resumed. Never away.
 		return false
 	}
 	return true

@@ -12,7 +12,7 @@ import (
 // The cost of the scheduler's heartbeat, beside the mechanisms it is
 // built on, so that a scheduling point can be read as a ratio to them:
 // BenchmarkRawCoroutineSwitch is the physical limit (one switch between
-// Go's runtime coroutines), BenchmarkRawHubHandoff the handoff as the
+// Go's runtime coroutines), BenchmarkRawDirectHandoff the handoff as the
 // scheduler makes it on coroutines (handoff.go), and BenchmarkRawHandoff
 // the channel handoff kept where a coroutine cannot be used (a goroutine
 // waking another through its semaphore channel and parking on its own).
@@ -34,35 +34,37 @@ func BenchmarkRawCoroutineSwitch(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/switch")
 }
 
-// BenchmarkRawHubHandoff measures a handoff between two coroutines
-// through a hub, as the scheduler makes it: the running one names the
-// next and yields, and the hub resumes the next: two switches.
-func BenchmarkRawHubHandoff(b *testing.B) {
-	type co struct {
-		resume func() (struct{}, bool)
-		other  *co
-	}
-	var cur *co
+// BenchmarkRawDirectHandoff measures the handoff as the scheduler makes
+// it on coroutines (handoff.go): two coroutines hand over to each other
+// by entering the slot the other is parked in, one switch each.
+func BenchmarkRawDirectHandoff(b *testing.B) {
+	var a, c, m runner
+	sa, sc := &slot{}, &slot{}
 	n := b.N
-	a, c := &co{}, &co{}
-	a.other, c.other = c, a
-	for _, g := range []*co{a, c} {
-		g.resume, _ = iter.Pull(func(yield func(struct{}) bool) {
-			for {
-				if n--; n <= 0 {
-					cur = nil
-				} else {
-					cur = g.other
-				}
-				yield(struct{}{})
+	ended := 0
+	body := func(me *runner, home *slot, other *runner) func(func(struct{}) bool) {
+		return func(yield func(struct{}) bool) {
+			home.yield = yield
+			home.in, me.at = me, home
+			yield(struct{}{})
+			for ; n > 0; n-- {
+				me.enter(other.at)
 			}
-		})
+			// The benchmark's goroutine is parked in sa: the end of a
+			// resumes it; the end of c resumes a, parked in sc.
+			ended++
+		}
 	}
+	sa.resume = newCoroutine(body(&a, sa, &c))
+	sc.resume = newCoroutine(body(&c, sc, &a))
+	sa.resume()
+	sc.resume()
 	b.ResetTimer()
-	for cur = a; cur != nil; {
-		cur.resume()
-	}
+	m.enter(sa)
 	b.StopTimer()
+	if ended < 2 {
+		m.enter(sc) // c, parked at home, ends and resumes m
+	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/handoff")
 }
 
@@ -311,20 +313,27 @@ func BenchmarkGoroutines(b *testing.B) {
 // BenchmarkGoroutinesEach is BenchmarkGoroutines with 20 operations per
 // goroutine whatever n (20n in all), so that starting and ending the
 // goroutines weighs the same at every n and what is left is the
-// scheduling point.
+// scheduling point: norace, the goroutines contend for one mutex (most
+// of them wait for it at any time); independent, each locks a mutex of
+// its own and writes a variable of its own (all of them can run at any
+// time).
 func BenchmarkGoroutinesEach(b *testing.B) {
 	for _, n := range []int{10, 100, 1000, 10000} {
-		b.Run(fmt.Sprintf("norace/n=%d", n), func(b *testing.B) { opsBench(b, n, 20*n, false) })
+		b.Run(fmt.Sprintf("norace/n=%d", n), func(b *testing.B) { opsBench(b, n, 20*n, false, false) })
+	}
+	for _, n := range []int{10, 100, 1000, 10000} {
+		b.Run(fmt.Sprintf("independent/n=%d", n), func(b *testing.B) { opsBench(b, n, 20*n, false, true) })
 	}
 }
 
 func goroutinesBench(b *testing.B, goroutines int, race bool) {
-	opsBench(b, goroutines, mutexOps, race)
+	opsBench(b, goroutines, mutexOps, race, false)
 }
 
 // opsBench runs iterations of ops mutex operations spread over
-// goroutines that contend for one mutex.
-func opsBench(b *testing.B, goroutines, ops int, race bool) {
+// goroutines that contend for one mutex or, independent, each lock a
+// mutex of their own.
+func opsBench(b *testing.B, goroutines, ops int, race, independent bool) {
 	verifyRunq = false
 	perG := ops / goroutines
 	b.ReportAllocs()
@@ -333,20 +342,26 @@ func opsBench(b *testing.B, goroutines, ops int, race bool) {
 	steps := 0
 	r := Explore(Config{Strategy: strategy.NewRandom(1), Schedules: b.N, Race: race, Leaks: true}, func() {
 		g := Current()
-		var mu, wg, n int
+		var wg int
+		type own struct{ mu, n int }
+		shared := &own{}
 		g.WGAdd(unsafe.Pointer(&wg), goroutines, 0)
 		for k := 0; k < goroutines; k++ {
-			g.Go(func() {
-				// Each operation finds its goroutine, as instrumented
-				// code does (rt.Lock calls Current): the progress the
-				// explorer watches for (the gate) moves there, and an
-				// iteration longer than reapAfter without it would
-				// dump every stack, as for a goroutine blocked
-				// natively.
+			v := shared
+			if independent {
+				v = &own{}
+			}
+			mu, n := &v.mu, &v.n
+			// Each operation finds its goroutine, as instrumented code
+			// does (rt.Go and rt.Lock call Current): the progress the
+			// explorer watches for (the gate) moves there, and an
+			// iteration longer than reapAfter without it would dump
+			// every stack, as for a goroutine blocked natively.
+			Current().Go(func() {
 				for i := 0; i < perG; i++ {
-					Current().Lock(unsafe.Pointer(&mu), 0)
-					Current().Access(unsafe.Pointer(&n), unsafe.Sizeof(n), true, 0)
-					Current().Unlock(unsafe.Pointer(&mu), 0)
+					Current().Lock(unsafe.Pointer(mu), 0)
+					Current().Access(unsafe.Pointer(n), unsafe.Sizeof(*n), true, 0)
+					Current().Unlock(unsafe.Pointer(mu), 0)
 				}
 				Current().WGAdd(unsafe.Pointer(&wg), -1, 0)
 			}, 0)

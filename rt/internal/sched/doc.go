@@ -7,8 +7,8 @@
 // Scheduling is a handoff between the goroutines: there is no scheduler
 // goroutine that decides. The running goroutine reports its pending
 // operation, asks the strategy who runs next and, if that is another
-// goroutine, hands the schedule over: it yields to the hub that resumes
-// the chosen coroutine, or wakes the chosen goroutine through its
+// goroutine, hands the schedule over: it switches to the chosen
+// coroutine directly, or wakes the chosen goroutine through its
 // semaphore channel and parks on its own (Stoller's semaphore approach,
 // papers/randomized-scheduling-java.txt, section 2; handoff.go). All
 // scheduler state is touched only by the one running goroutine; the
@@ -20,28 +20,35 @@
 // that decides: the running goroutine reports its pending event, computes
 // the options, asks the strategy, and if another goroutine was chosen,
 // hands the schedule to it (`handoff.go`). Controlled goroutines run on
-// coroutines (Go's runtime coroutines, through `iter.Pull`): each runs only
-// inside the resume call of a *hub*, a goroutine of the explorer's that
-// does nothing else; the holder sets the next goroutine and yields, and the
-// switch lands in its hub, which resumes the next one: two coroutine
-// switches, no run queue, no other thread. A coroutine only switches with
-// the goroutine that resumed it, hence the hubs; a goroutine whose
-// function ends lands in its hub the same way (its worker, a coroutine
-// reused for the goroutines of later iterations, waits in the explorer's
-// pool), and one that ends through `runtime.Goexit` hands the Goexit on to
-// its hub, which is replaced. The channel handoff of Stoller's semaphore
-// approach (wake the chosen goroutine through its one-slot channel, park on
-// one's own) stays for what cannot be a coroutine: goroutines adopted from
+// coroutines (Go's runtime coroutines, through `iter.Pull`). A coroutine
+// object is a slot where one goroutine is parked, and any goroutine that
+// calls its next or yield function parks there in its place and resumes
+// it: the holder hands the schedule over by entering the slot the chosen
+// goroutine is parked in, one coroutine switch, no run queue, no other
+// thread. Each goroutine remembers where it is parked, so who is parked in
+// whose slot rotates. A coroutine's goroutine (a worker, which runs one
+// controlled goroutine after another from the explorer's pool) that ends
+// resumes whoever is parked in its own slot, and makes it exit if it ended
+// through `runtime.Goexit`; so a worker ends (a goroutine of it ended
+// through `runtime.Goexit`, was unwound, or the exploration is over) only
+// once a stand-in of the scheduler's is parked in its home, whoever was
+// there moved first. The channel handoff of Stoller's semaphore approach
+// (wake the chosen goroutine through its one-slot channel, park on one's
+// own) stays for what cannot be a coroutine: goroutines adopted from
 // uncontrolled code, goroutines spawned on a locked thread, a coroutine
 // parking while its thread is locked (a cgo callback), every goroutine of
 // a program that calls `runtime.LockOSThread` (instrumented files that
 // refer to it call `rt.LocksThreads` as the program starts: a coroutine
 // cannot end on a locked thread), `INTERLEAVE_HANDOFF=channel`, and Go
-// before 1.23. A goroutine that does not yield to a hub hands the schedule
-// to a coroutine by waking an idle hub, or starting one. All scheduler
-// state is touched by the one running goroutine only (or the hub between
-// two of them); the handoffs order those touches. `TestHandoffsAgree`
-// checks that both handoffs explore the same schedules, event for event;
+// before 1.23. Between a coroutine and a goroutine outside the coroutines
+// stands a hub, a goroutine of the explorer's: it enters the chosen
+// coroutine's slot for a goroutine on a channel (or the explorer), and a
+// coroutine resumes a hub parked in a slot to wake a goroutine on its
+// channel, to give the schedule up, or to end the iteration. All
+// scheduler state is touched by the one running goroutine only (or a hub
+// between two of them); the handoffs order those touches.
+// `TestHandoffsAgree` and `TestDirectSwitchAgreesWithChannels` check that
+// both handoffs explore the same schedules, event for event;
 // docs/performance.md has the costs.
 //
 // # Identity
@@ -96,10 +103,11 @@
 // the next timer is the only option, it waits up to 50ms for goroutines
 // away to come back before the explorer fires it (`heldTimer`): a peer
 // over a socket answers in real time, and firing the timeout at once would
-// be a failure no native run shows. A hub dispatches the goroutine its
-// coroutine handed the schedule to (`worker.next`), never it.held, which
-// an arrival may take once nobody holds it; a coroutine switched out is
-// the scheduler's, never away. Entering from uncontrolled code is ordered
+// be a failure no native run shows. A coroutine that parks goes to the
+// goroutine it handed the schedule to (`worker.next`), never it.held,
+// which an arrival may take once nobody holds it; when it gives the
+// schedule up, the hub it resumes does so once it is parked. A coroutine
+// switched out is the scheduler's, never away. Entering from uncontrolled code is ordered
 // after the previous holder and every goroutine out (the request is written
 // before the handler reads it, the response before the client reads it).
 // When the test returns, adopted goroutines away in net/http are neither
@@ -147,9 +155,11 @@
 // releasing a lock closes or opens its group instead of disabling or
 // enabling each waiter; open groups are listed (one of at most four
 // members goes back to the run queue). Each set keeps an array (the i-th
-// enabled goroutine) and a heap by the step at which each member last ran
-// (the fairness rule's longest passed over); the goroutines that yielded
-// since the last switch are a short list. A strategy that implements
+// enabled goroutine) and its members' keys, the step at which each last
+// ran (the fairness rule's longest passed over), lazily: in a queue for
+// the keys that arrive in order, the common case, and a heap for the
+// others, neither of which reads a goroutine's descriptor to compare;
+// the goroutines that yielded since the last switch are a short list. A strategy that implements
 // `strategy.Indexed` (random, dfs, replay, pct) reads a thread point
 // through `Point.Len`/`At`/`Find` on that set, in an order that depends
 // only on the iteration's history (the timer last); any other gets the

@@ -146,7 +146,7 @@ type Explorer struct {
 	opts     []strategy.Option
 	tick     *time.Ticker // the watchdog's, reset for each iteration
 
-	hubs hubs // the hubs that run coroutines (handoff.go)
+	hubs hubs // the hubs and workers of the coroutines (handoff.go)
 
 	epoch time.Time // when every iteration starts (epoch.go)
 
@@ -205,6 +205,9 @@ func Explore(cfg Config, body func()) *Result {
 	split = split && cfg.Next != nil
 	ref := cfg.LeakReference // what schedule 1 left behind (leaks.go)
 	reported := start        // when Progress was last called
+	// last is the last schedule run: its event hash, read from its trace
+	// once the exploration is over, is the result's.
+	var last *Iteration
 	for r.Iterations < cfg.Schedules {
 		if cfg.Progress != nil && r.Iterations > 0 {
 			if now := time.Now(); now.Sub(reported) >= ProgressEvery {
@@ -225,6 +228,9 @@ func Explore(cfg Config, body func()) *Result {
 				break
 			}
 			if num > 1 && (ind.Calibrate() || cfg.LeakNotes && ref == nil && !cfg.NoCalibration) {
+				if last != nil {
+					last.eventHash() // before another run takes its trace
+				}
 				ref = x.calibrate(ind, body, deadline)
 			}
 			ind.BeginAt(num)
@@ -236,6 +242,11 @@ func Explore(cfg Config, body func()) *Result {
 		}
 		r.Iterations++
 		r.Last = num
+		if last != nil && cfg.Budget > 0 {
+			// The next run takes last's trace, and may run out of the
+			// budget: last's hash is then the result's.
+			last.eventHash()
+		}
 		it := x.run(body, num, deadline)
 		if it.overBudget.Load() && (r.Iterations > 1 || split && num > 1) {
 			// The budget ran out during this schedule: the ones before
@@ -281,7 +292,8 @@ func Explore(cfg Config, body func()) *Result {
 			}
 			it.finding = nil // a note, unless a search without stalls shows it (explore)
 		}
-		r.Logs, r.Hash, r.Steps, r.Skipped = it.logs, it.hash, it.steps, it.skipped
+		r.Logs, r.Steps, r.Skipped = it.logs, it.steps, it.skipped
+		last = it
 		r.Choices = append(r.Choices[:0], it.choices...)
 		x.strat.End(strategy.Outcome{Finding: it.finding != nil || fromRef != nil, Points: it.points, Steps: it.steps})
 		if fromRef != nil {
@@ -289,6 +301,7 @@ func Explore(cfg Config, body func()) *Result {
 			f.Message = fmt.Sprintf("%s on schedule 1, and not on schedule %d: the leak depends on the interleaving", f.Message, num)
 			r.Finding, r.Choices, r.Hash, r.Steps, r.Logs = &f, fromRef.Choices, fromRef.Hash, fromRef.Steps, fromRef.Logs
 			r.FindingIteration = 1
+			last = nil
 			break
 		}
 		if ref != nil && it.finding != nil && it.finding.Kind == KindLeak && num > 1 && !timedOut(leakKeys(it.finding)) {
@@ -298,7 +311,7 @@ func Explore(cfg Config, body func()) *Result {
 			switch {
 			case !rp.Consumed():
 				it.diverged = "the run ended before the schedule did"
-			case cfg.ExpectHash != 0 && it.hash != cfg.ExpectHash:
+			case cfg.ExpectHash != 0 && it.eventHash() != cfg.ExpectHash:
 				it.diverged = "the run took the schedule's choices but its events differ"
 			}
 		}
@@ -324,6 +337,9 @@ func Explore(cfg Config, body func()) *Result {
 	}
 	if ref != nil {
 		r.LeakKeys = ref.Keys
+	}
+	if last != nil {
+		r.Hash = last.eventHash()
 	}
 	r.Elapsed = time.Since(start)
 	return r
@@ -394,6 +410,9 @@ func (x *Explorer) newIteration(num int) *Iteration {
 		opts:     x.opts[:0],
 	}
 	_, it.indexed = x.strat.(strategy.Indexed)
+	it.strat = x.strat
+	it.view.it = it
+	it.runq.it = it
 	if x.race != nil {
 		x.race.Reset()
 		it.race = x.race
@@ -418,9 +437,9 @@ func (x *Explorer) run(body func(), num int, deadline time.Time) *Iteration {
 		over = t.C
 	}
 	if x.tick == nil {
-		x.tick = time.NewTicker(reapAfter / 4)
+		x.tick = time.NewTicker(reapAfter / reapTicks)
 	} else {
-		x.tick.Reset(reapAfter / 4)
+		x.tick.Reset(reapAfter / reapTicks)
 	}
 	it.setCur(it.main)
 	it.wake(it.main)
@@ -448,9 +467,15 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 	last, since := it.gate.Load(), time.Now()
 	// reap dumps every stack, stopping the world for as long as the dump
 	// takes (most of a second with thousands of goroutines): the next
-	// one waits reapAfter, or ten times as long as the last took.
+	// one waits reapAfter, or ten times as long as the last took. And it
+	// waits until the gate has stood still for reapTicks ticks seen, not
+	// only for reapAfter: on a busy machine the process may not run for
+	// that long, and a ticker drops the ticks it could not deliver, so
+	// the holder had its share of the processor before it is taken for
+	// blocked.
 	var reapedAt, strandedAt time.Time
 	var reapGap time.Duration
+	still := 0 // ticks seen since the gate last moved
 	for {
 		select {
 		case <-it.done:
@@ -461,9 +486,10 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 		case <-tick.C:
 			if p := it.gate.Load(); p != last || it.reporting.Load() {
 				// A finding being built is progress of the tool's own.
-				last, since = p, time.Now()
+				last, since, still = p, time.Now(), 0
 				continue
 			}
+			still++
 			idle := time.Since(since)
 			if bound > 0 && idle >= bound && it.stuck() {
 				return
@@ -474,7 +500,7 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 				}
 				strandedAt = time.Now() // it dumps every stack
 			}
-			if idle >= reapAfter && time.Since(reapedAt) >= reapGap {
+			if idle >= reapAfter && still >= reapTicks && time.Since(reapedAt) >= reapGap {
 				start := time.Now()
 				it.reap()
 				reapedAt = time.Now()
@@ -581,13 +607,10 @@ func stackByID(stacks []string, id int64) string {
 // whose scheduler operations unwind too instead of running.
 func (it *Iteration) unwind() {
 	for _, g := range it.gs {
-		if g.state == gDone || g.state == gOut {
-			// One in uncontrolled code unwinds when it comes back, or
-			// runs on natively if it was adopted (comeBack).
+		ended := it.unwindG(g)
+		if ended == nil {
 			continue
 		}
-		g.abort = true
-		ended := g.unwindParked()
 		select {
 		case <-ended:
 		case <-time.After(time.Second):

@@ -49,6 +49,7 @@ func (g *G) CollectGarbage() {
 			o.addr = nil
 		}
 	}
+	clear(it.recent[:]) // the map forgets objects
 	runtime.GC()
 	for i := range hs {
 		h := &hs[i]

@@ -43,7 +43,14 @@ type Iteration struct {
 	// nor ends the iteration as stuck.
 	reporting atomic.Bool
 
-	objs    map[uintptr]*object // by address: only object.addr keeps the memory alive (gc.go)
+	objs map[uintptr]*object // by address: only object.addr keeps the memory alive (gc.go)
+	// recent holds objects of objs found lately, by address (object):
+	// an operation finds its object without a map lookup when its
+	// goroutine, or another, touched it shortly before.
+	recent [recentSize]struct {
+		addr uintptr
+		o    *object
+	}
 	nextObj int32
 	// nextEvObj numbers objects as events name them (eventID).
 	nextEvObj int32
@@ -68,11 +75,20 @@ type Iteration struct {
 	// schedule's departures from the obvious order, for the report's page.
 	preempts    []int
 	preemptNext bool // the next recorded event is one
-	hash        uint64
+	// traceRoom is how long the trace may grow by record's plain append:
+	// 0 while a strategy observes every event (recordSlow).
+	traceRoom int
+	// hash is the event hash (record) of the first hashed events,
+	// counting dropped ones: the rest are folded in when it is read
+	// (eventHash), which most iterations never do.
+	hash   uint64
+	hashed int
 
 	choices    []int
 	opts       []strategy.Option
 	pt         strategy.Point
+	chosen     strategy.Option   // the option choose returned
+	strat      strategy.Strategy // the explorer's
 	race       *race.Detector
 	obs        strategy.Observer // the strategy, when it observes every event
 	vals       strategy.Valuer   // the strategy, when it needs the values of accesses
@@ -133,9 +149,29 @@ func (it *Iteration) Number() int { return it.num }
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 
+// record records ev as executed: in the trace kept for a report, and in
+// the event hash a replay must reproduce (FNV-1a over the events' fields,
+// folded in from the trace when read: eventHash).
 func (it *Iteration) record(ev event.Event) {
+	if n := len(it.trace); n < it.traceRoom {
+		if it.preemptNext {
+			it.preemptNext = false
+			it.preempts = append(it.preempts, it.traceDropped+n)
+		}
+		it.trace = it.trace[:n+1]
+		it.trace[n] = ev
+		return
+	}
+	it.recordSlow(ev)
+}
+
+// recordSlow is record where the trace grows or drops its older half, or
+// a strategy observes the events.
+func (it *Iteration) recordSlow(ev event.Event) {
 	if len(it.trace) == traceLimit {
-		// Keep the most recent events: drop the older half.
+		// Keep the most recent events: drop the older half, once the
+		// hash has them.
+		it.eventHash()
 		n := copy(it.trace, it.trace[traceLimit/2:])
 		it.trace = it.trace[:n]
 		it.traceDropped += traceLimit - n
@@ -152,8 +188,19 @@ func (it *Iteration) record(ev event.Event) {
 	it.trace = append(it.trace, ev)
 	if it.obs != nil {
 		it.obs.Executed(ev, it.traceDropped+len(it.trace)-1)
+	} else {
+		it.traceRoom = min(cap(it.trace), traceLimit)
 	}
-	it.hash = hashEvent(it.hash, ev)
+}
+
+// eventHash returns the hash of the events executed so far.
+func (it *Iteration) eventHash() uint64 {
+	h := it.hash
+	for _, ev := range it.trace[it.hashed-it.traceDropped:] {
+		h = hashEvent(h, ev)
+	}
+	it.hash, it.hashed = h, it.traceDropped+len(it.trace)
+	return h
 }
 
 // hashEvent adds ev to the event hash h (FNV-1a over its fields). A
@@ -180,7 +227,9 @@ const traceLimit = 1 << 16
 func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	var obj int32
 	if o != nil {
-		obj = it.eventID(o)
+		if obj = o.eid; obj == 0 {
+			obj = it.eventID(o)
+		}
 	}
 	if it.vals != nil {
 		it.flushWrite(g)
@@ -190,18 +239,21 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	if it.obs != nil {
 		it.obs.Pending(g.pending)
 	}
-	it.place(g)
+	if g.set != &it.runq || o != nil && gated(op) {
+		it.place(g) // else g, ready, stays in the run queue
+	}
 	it.steps++
 	if it.bubble == 0 {
 		it.clock += stepQuantum
 	}
-	if it.quiet() > it.x.cfg.MaxSteps && it.quietObjs <= spinFootprint && it.nextTimer() == nil {
+	cfg := &it.x.cfg
+	if it.quiet() > cfg.MaxSteps && it.quietObjs <= spinFootprint && it.nextTimer() == nil {
 		it.fail(g, it.livelock())
 	}
-	if live := len(it.live) - it.dead; live > it.x.cfg.MaxGoroutines {
+	if live := len(it.live) - it.dead; live > cfg.MaxGoroutines {
 		it.fail(g, it.limit(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", live)))
 	}
-	if len(it.objs) > it.x.cfg.MaxObjects {
+	if len(it.objs) > cfg.MaxObjects {
 		it.fail(g, it.limit(fmt.Sprintf("the schedule tracks %d objects (memory words, channels, locks), more than its bound (-objects raises it)", len(it.objs))))
 	}
 	if it.overBudget.Load() {
@@ -240,21 +292,31 @@ func (it *Iteration) enabled(g *G) bool {
 	return true
 }
 
-// collect sets it.pt to the options at a thread choice point: a set for
-// an indexed strategy (collectSet), else the list it.opts.
-func (it *Iteration) collect() {
+// collect sets it.pt to the options at a thread choice point, a set for
+// an indexed strategy (collectSet), else the list it.opts, and returns
+// how many there are.
+func (it *Iteration) collect() int {
 	if it.indexed {
 		it.collectSet()
-		if !verifyRunq {
-			return
+		if verifyRunq {
+			it.collectList()
+			it.checkSet()
+			it.pt.Options, it.pt.Set = nil, &it.view
 		}
-		it.collectList()
-		it.checkSet()
-		it.pt.Options, it.pt.Set = nil, &it.view
-		return
+		return it.view.Len()
 	}
 	it.collectList()
 	it.pt.Options, it.pt.Set = it.opts, nil
+	return len(it.opts)
+}
+
+// optionAt returns option i of the point it.pt: of the set (an indexed
+// strategy's thread point, it.view) or of the list.
+func (it *Iteration) optionAt(i int) strategy.Option {
+	if it.pt.Set != nil {
+		return it.view.At(i)
+	}
+	return it.pt.Options[i]
 }
 
 // collectList fills it.opts with the options at a thread choice point, by
@@ -382,6 +444,7 @@ func (it *Iteration) yielded(g *G) {
 
 // choose asks the strategy to pick among the options (at least two): of
 // it.pt as collect set it at a thread point, it.opts at a select point.
+// It returns the index of the option chosen, and sets it.chosen to it.
 // When a replay diverges there, the iteration ends; for a g that has
 // exited, or the explorer (g nil), choose then returns -1.
 func (it *Iteration) choose(kind strategy.Kind, g *G) int {
@@ -398,14 +461,25 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	if len(it.choices) >= it.x.cfg.MaxChoices {
 		it.fail(g, it.limit(fmt.Sprintf("the schedule made %d choices without ending, more than its bound (a schedule this long is kept in memory to be written and replayed: -choices raises it)", len(it.choices))))
 	}
-	i := it.x.strat.Choose(&it.pt)
-	if i < 0 || i >= it.pt.Len() {
+	i := it.strat.Choose(&it.pt)
+	n := len(it.pt.Options)
+	if it.pt.Set != nil {
+		n = it.view.Len()
+	}
+	if i < 0 || i >= n {
 		it.diverge(g, "the program offered a choice the schedule does not have")
 		// Only a g that has exited, or the explorer (g nil), gets here:
 		// the iteration has ended.
 		return -1
 	}
-	it.choices = append(it.choices, it.pt.Encode(i))
+	// The option's encoding in the schedule (strategy.Point.Encode).
+	o := it.optionAt(i)
+	code := int(o.G)
+	if kind == strategy.Select {
+		code = -1 - int(o.Case)
+	}
+	it.chosen = o
+	it.choices = append(it.choices, code)
 	it.points++
 	return i
 }
@@ -414,8 +488,7 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 // runs again (g ready), or at once when g has exited.
 func (it *Iteration) reschedule(g *G) {
 	for {
-		it.collect()
-		n := it.pt.Len()
+		n := it.collect()
 		if n == 0 {
 			it.quiescent(g)
 			return // only an exited g gets here
@@ -428,13 +501,15 @@ func (it *Iteration) reschedule(g *G) {
 			it.idle(g)
 			return
 		}
-		i := 0
+		var o strategy.Option
 		if n > 1 {
-			if i = it.choose(strategy.Thread, g); i < 0 {
+			if it.choose(strategy.Thread, g) < 0 {
 				return // the replay diverged
 			}
+			o = it.chosen
+		} else {
+			o = it.optionAt(0)
 		}
-		o := it.pt.At(i)
 		if n > 1 && g != nil && o.G != g.ID && it.enabled(g) {
 			it.preemptNext = true
 		}
@@ -541,7 +616,7 @@ func (it *Iteration) end(g *G) {
 		it.over.Store(true)
 		if g == nil || !g.yields() {
 			it.closeDone()
-		} // else its hub closes it once g has yielded or ended (dispatch)
+		} // else the hub its worker parks in closes it (pass)
 	}
 	g.handTo(nil)
 	if g != nil && g.state != gDone {

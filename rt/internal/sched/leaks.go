@@ -139,7 +139,7 @@ func refOf(it *Iteration) *LeakRef {
 	if ref.Keys != nil {
 		ref.Finding = it.finding
 		ref.Choices = append([]int(nil), it.choices...)
-		ref.Hash, ref.Steps, ref.Logs = it.hash, it.steps, it.logs
+		ref.Hash, ref.Steps, ref.Logs = it.eventHash(), it.steps, it.logs
 	}
 	return ref
 }

@@ -17,7 +17,7 @@ func (g *G) MapOrder(site uint32) uint64 {
 	}
 	it := g.it
 	it.mapRanges++
-	return mix(mix(it.mapSeed, it.hash), uint64(site)<<32|it.mapRanges)
+	return mix(mix(it.mapSeed, it.eventHash()), uint64(site)<<32|it.mapRanges)
 }
 
 // mix combines two 64-bit values (splitmix64's finalizer over their sum

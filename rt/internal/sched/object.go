@@ -81,11 +81,22 @@ type poolItem struct {
 	clock int32
 }
 
+// recentSize is the number of entries of Iteration.recent.
+const recentSize = 256
+
 // Object returns the model of the object at addr, creating it on first
 // use. Object ids number objects in order of first use, so they mean the
 // same thing in every run of the same schedule.
 func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
-	if o, ok := it.objs[uintptr(addr)]; ok {
+	r := &it.recent[uintptr(addr)/8%recentSize]
+	o := r.o
+	ok := o != nil && r.addr == uintptr(addr)
+	if !ok {
+		if o, ok = it.objs[uintptr(addr)]; ok {
+			r.addr, r.o = uintptr(addr), o
+		}
+	}
+	if ok {
 		if o.kind != k && k > kindAtomic && o.kind <= kindAtomic {
 			// A word first seen through a plain or atomic access (a copy
 			// of the struct holding it) becomes the synchronization
@@ -98,12 +109,13 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 		return o
 	}
 	it.toolBegin()
-	o := &object{id: it.newID(), kind: k, addr: addr}
+	o = &object{id: it.newID(), kind: k, addr: addr}
 	if k == kindRWMutex || k == kindWaitGroup {
 		o.id2 = it.newID()
 	}
 	it.objs[uintptr(addr)] = o
 	it.toolEnd()
+	r.addr, r.o = uintptr(addr), o
 	return o
 }
 

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"testing"
+	"time"
 	"unsafe"
 
 	"interleave.dev/rt/internal/event"
@@ -64,5 +65,92 @@ func TestObserverSeesEveryEvent(t *testing.T) {
 	}
 	if len(o.woke) < 2 || o.woke[0] != 1 || o.woke[1] != 2 {
 		t.Errorf("woke %v, want the main goroutine, then goroutine 2", o.woke)
+	}
+}
+
+// The event hash, folded in from the trace when read, is the hash of
+// every event executed: over a trace longer than the part kept for a
+// report, with map ranges reading it on the way, and in a replay that
+// checks it.
+func TestEventHashOfEveryEvent(t *testing.T) {
+	const accesses = traceLimit + traceLimit/3
+	body := func() {
+		g := Current()
+		var x int
+		goWrites(g, 20)
+		for i := 0; i < accesses; i++ {
+			g.Access(unsafe.Pointer(&x), unsafe.Sizeof(x), true, 2)
+			if i%(traceLimit/4) == 0 {
+				g.MapOrder(3)
+			}
+		}
+	}
+	o := &observing{DFS: strategy.NewDFS(0)}
+	r := Explore(Config{Strategy: o, Schedules: 1, MaxSteps: 4 * accesses}, body)
+	if r.Finding != nil {
+		t.Fatalf("finding: %s", r.Finding.Message)
+	}
+	if o.hash != r.Hash || len(o.executed) <= traceLimit {
+		t.Fatalf("observed %d events hashing to %x, the iteration's hash is %x", len(o.executed), o.hash, r.Hash)
+	}
+	again := Explore(Config{Strategy: strategy.NewReplay(r.Choices), Schedules: 1, MaxSteps: 4 * accesses, ExpectHash: r.Hash}, body)
+	if again.Diverged != "" || again.Hash != r.Hash {
+		t.Errorf("the replay diverged (%q), hash %x, want %x", again.Diverged, again.Hash, r.Hash)
+	}
+}
+
+// goWrites starts a goroutine that writes a variable of its own n times.
+func goWrites(g *G, n int) {
+	g.Go(func() {
+		me := Current()
+		var y int
+		for i := 0; i < n; i++ {
+			me.Access(unsafe.Pointer(&y), unsafe.Sizeof(y), true, 1)
+		}
+	}, 0)
+}
+
+// ending keeps the event hash an observer computes for every schedule
+// that ends.
+type ending struct {
+	observing
+	begun int
+	ended []uint64
+}
+
+func (e *ending) Begin() bool {
+	e.begun++
+	return e.observing.Begin()
+}
+
+func (e *ending) End(o strategy.Outcome) {
+	e.ended = append(e.ended, e.hash)
+	e.observing.End(o)
+}
+
+// A schedule cut by the budget does not count: the result's event hash
+// is the one of the schedule before it, though the cut one ran over its
+// trace.
+func TestEventHashOfScheduleBeforeTheBudget(t *testing.T) {
+	e := &ending{observing: observing{DFS: strategy.NewDFS(0)}}
+	r := Explore(Config{Strategy: e, Schedules: 1000, Budget: 300 * time.Millisecond, MaxSteps: 1 << 30}, func() {
+		g := Current()
+		var x int
+		goWrites(g, 3)
+		// Each schedule's events differ from the one before (the site
+		// is its number), and the schedule cut by the budget writes over
+		// the trace of the one before.
+		for start := time.Now(); time.Since(start) < 40*time.Millisecond; {
+			g.Access(unsafe.Pointer(&x), unsafe.Sizeof(x), true, uint32(g.it.num))
+		}
+	})
+	if r.Finding != nil {
+		t.Fatalf("finding: %s", r.Finding.Message)
+	}
+	if len(e.ended) != r.Iterations || r.Iterations == 0 || e.begun != r.Iterations+1 {
+		t.Fatalf("%d schedules begun, %d ended, the result counts %d: none was cut by the budget", e.begun, len(e.ended), r.Iterations)
+	}
+	if r.Hash != e.ended[len(e.ended)-1] {
+		t.Errorf("the result's hash is %x, the last schedule that ended hashed to %x", r.Hash, e.ended[len(e.ended)-1])
 	}
 }

@@ -25,29 +25,67 @@ import (
 // a group at most once per operation it waits to perform.
 //
 // Each gset keeps its members in an array (the i-th enabled goroutine in
-// O(1) plus one step per open group) and in a heap ordered by the step at
-// which they last ran (the fairness rule's longest-passed-over goroutine
-// in O(log n)). Both orders depend only on the iteration's history, so
-// replay and DFS see the same options in the same order again.
+// O(1) plus one step per open group) and, by the step at which they last
+// ran, their keys (the fairness rule's longest-passed-over goroutine).
+// Both orders depend only on the iteration's history, so replay and DFS
+// see the same options in the same order again.
+//
+// The keys are kept lazily, as entries that hold each member's key as it
+// was when the member joined the set or last ran: a goroutine that runs
+// adds an entry, and one that leaves the set leaves its entry behind. An
+// entry whose goroutine has left the set or run since is stale, and is
+// dropped when it is the least (top); the entries are rebuilt from the
+// members when they are twice as many (plus 8). Most keys arrive in
+// order (a goroutine that runs gets the greatest key; the waiters of a
+// lock join its group in the order in which they ran): those go to the
+// end of a queue, the others into a heap, and the least entry is the
+// lesser of the queue's first and the heap's top. A goroutine that runs
+// or is passed the lock then costs O(1), and no comparison reads another
+// goroutine's descriptor: with thousands of goroutines those are cold in
+// the cache.
 
 // gset is a set of ready goroutines.
 type gset struct {
-	items []*G     // in an order the history determines (swap removal)
-	heap  []*G     // min-heap by (lastRun, ID)
-	obj   *object  // the object of a group; nil for the run queue
-	op    event.Op // the gated operation of a group
-	open  int      // index in it.open plus one; 0: not listed
+	items []*G // in an order the history determines (swap removal)
+	// The members' keys, with stale entries: a queue in key order (a
+	// ring of qn entries from q[qh], len(q) a power of two), and a 4-ary
+	// min-heap.
+	q      []hent
+	qh, qn int
+	heap   []hent
+	it     *Iteration
+	obj    *object  // the object of a group; nil for the run queue
+	op     event.Op // the gated operation of a group
+	open   int      // index in it.open plus one; 0: not listed
 }
 
-func heapLess(a, b *G) bool {
-	return a.lastRun < b.lastRun || (a.lastRun == b.lastRun && a.ID < b.ID)
+// hent is an entry of a gset's keys: a goroutine's key, (lastRun, ID),
+// when the entry was added. It holds no pointer, so that moving entries
+// needs no write barrier, and four fit in a cache line: the children of
+// an entry in the heap.
+type hent struct {
+	run int
+	id  int32
+}
+
+func hentLess(a, b *hent) bool {
+	return a.run < b.run || a.run == b.run && a.id < b.id
+}
+
+// member returns the goroutine of entry e.
+func (s *gset) member(e *hent) *G { return s.it.gs[e.id-1] }
+
+// stale reports whether e's goroutine has left s or run since e was
+// added.
+func (s *gset) stale(e *hent) bool {
+	g := s.member(e)
+	return g.set != s || g.lastRun != e.run
 }
 
 func (s *gset) add(g *G) {
-	g.set, g.idx, g.hidx = s, len(s.items), len(s.heap)
+	g.set, g.idx = s, len(s.items)
 	s.items = append(s.items, g)
-	s.heap = append(s.heap, g)
-	s.up(g.hidx)
+	s.push(g)
 }
 
 func (s *gset) remove(g *G) {
@@ -57,65 +95,125 @@ func (s *gset) remove(g *G) {
 	}
 	s.items[last] = nil
 	s.items = s.items[:last]
-	last = len(s.heap) - 1
-	i := g.hidx
-	if i != last {
-		m := s.heap[last]
-		s.heap[i], m.hidx = m, i
-		s.heap[last] = nil
-		s.heap = s.heap[:last]
-		s.fixAt(i)
-	} else {
-		s.heap[last] = nil
-		s.heap = s.heap[:last]
-	}
-	g.set = nil
+	g.set = nil // its entries are stale now
 }
 
-// fix restores the heap after g's lastRun changed.
-func (s *gset) fix(g *G) { s.fixAt(g.hidx) }
+// push adds g's key, g a member.
+func (s *gset) push(g *G) {
+	if s.qn+len(s.heap) >= 2*len(s.items)+8 {
+		s.rebuild()
+		return // g is among the members
+	}
+	e := hent{g.lastRun, g.ID}
+	if s.qn == 0 || !hentLess(&e, s.qAt(s.qn-1)) {
+		if s.qn == len(s.q) {
+			s.growQ()
+		}
+		s.q[(s.qh+s.qn)&(len(s.q)-1)] = e
+		s.qn++
+		return
+	}
+	s.heap = append(s.heap, e)
+	h := s.heap
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 4
+		if !hentLess(&h[i], &h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
 
-func (s *gset) fixAt(i int) {
-	if !s.up(i) {
+// qAt returns the queue's i-th entry.
+func (s *gset) qAt(i int) *hent { return &s.q[(s.qh+i)&(len(s.q)-1)] }
+
+// growQ doubles the queue's ring.
+func (s *gset) growQ() {
+	q := make([]hent, max(8, 2*len(s.q)))
+	for i := 0; i < s.qn; i++ {
+		q[i] = *s.qAt(i)
+	}
+	s.q, s.qh = q, 0
+}
+
+// popQ drops the queue's first entry.
+func (s *gset) popQ() {
+	s.qh = (s.qh + 1) & (len(s.q) - 1)
+	s.qn--
+}
+
+// top returns the member that ran least recently (the lowest id among
+// equals), or nil when there is none.
+func (s *gset) top() *G {
+	if s.qn > 0 && len(s.heap) == 0 {
+		if e := &s.q[s.qh]; !s.stale(e) {
+			return s.member(e)
+		}
+	}
+	return s.dropStale()
+}
+
+// dropStale drops the stale entries that are the least and returns the
+// member of the least entry then, or nil.
+func (s *gset) dropStale() *G {
+	for {
+		var e *hent
+		inQ := s.qn > 0
+		if inQ {
+			e = &s.q[s.qh]
+		}
+		if len(s.heap) > 0 && (e == nil || hentLess(&s.heap[0], e)) {
+			e, inQ = &s.heap[0], false
+		}
+		switch {
+		case e == nil:
+			return nil
+		case !s.stale(e):
+			return s.member(e)
+		case inQ:
+			s.popQ()
+		default:
+			last := len(s.heap) - 1
+			s.heap[0] = s.heap[last]
+			s.heap = s.heap[:last]
+			s.down(0)
+		}
+	}
+}
+
+// rebuild makes the entries anew from the members' keys.
+func (s *gset) rebuild() {
+	s.qh, s.qn = 0, 0
+	s.heap = s.heap[:0]
+	for _, g := range s.items {
+		s.heap = append(s.heap, hent{g.lastRun, g.ID})
+	}
+	for i := (len(s.heap) - 2) / 4; i >= 0; i-- {
 		s.down(i)
 	}
 }
 
-func (s *gset) up(i int) bool {
-	moved := false
-	for i > 0 {
-		p := (i - 1) / 2
-		if !heapLess(s.heap[i], s.heap[p]) {
-			break
-		}
-		s.swap(i, p)
-		i, moved = p, true
-	}
-	return moved
-}
-
 func (s *gset) down(i int) {
-	n := len(s.heap)
+	h := s.heap
+	n := len(h)
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			return
 		}
-		m := l
-		if r := l + 1; r < n && heapLess(s.heap[r], s.heap[l]) {
-			m = r
+		m := c
+		for j := c + 1; j < c+4 && j < n; j++ {
+			if hentLess(&h[j], &h[m]) {
+				m = j
+			}
 		}
-		if !heapLess(s.heap[m], s.heap[i]) {
+		if !hentLess(&h[m], &h[i]) {
 			return
 		}
-		s.swap(i, m)
+		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-}
-
-func (s *gset) swap(i, j int) {
-	s.heap[i], s.heap[j] = s.heap[j], s.heap[i]
-	s.heap[i].hidx, s.heap[j].hidx = i, j
 }
 
 // gated reports whether op's enabledness depends on its object.
@@ -159,7 +257,7 @@ func (it *Iteration) place(g *G) {
 		it.leaveSet(g)
 	}
 	if s != nil {
-		if it.growing(len(s.items), cap(s.items)) || it.growing(len(s.heap), cap(s.heap)) {
+		if it.growing(len(s.items), cap(s.items)) || it.growing(s.qn, len(s.q)) || it.growing(len(s.heap), cap(s.heap)) {
 			it.toolBegin()
 			defer it.toolEnd()
 		}
@@ -180,7 +278,7 @@ func (it *Iteration) leaveSet(g *G) {
 func (it *Iteration) group(o *object, op event.Op) *gset {
 	if o.group == nil {
 		it.toolBegin()
-		o.group = &gset{obj: o, op: op}
+		o.group = &gset{it: it, obj: o, op: op}
 		it.toolEnd()
 	}
 	return o.group
@@ -305,13 +403,10 @@ func (it *Iteration) enabledIndex(g *G) int {
 // longestPassedOver returns the enabled goroutine that ran least recently
 // (the lowest id among equals), or nil.
 func (it *Iteration) longestPassedOver() *G {
-	var best *G
-	if len(it.runq.heap) > 0 {
-		best = it.runq.heap[0]
-	}
+	best := it.runq.top()
 	for _, s := range it.open {
-		if best == nil || heapLess(s.heap[0], best) {
-			best = s.heap[0]
+		if g := s.top(); best == nil || g.lastRun < best.lastRun || g.lastRun == best.lastRun && g.ID < best.ID {
+			best = g
 		}
 	}
 	return best
@@ -337,12 +432,34 @@ func (it *Iteration) pollFailed(g *G, site uint32) {
 	it.polledSw = it.switches + 1
 }
 
-// ran records that g was chosen to run at the current step.
+// ran records that g was chosen to run at the current step: its new key,
+// the greatest, goes to the end of its set's queue; when its entry is
+// there already (it ran last), the entry takes the new key in place, and
+// when it is the queue's first (it was the longest passed over), it
+// leaves the queue's head as its new key joins.
 func (it *Iteration) ran(g *G) {
+	s := g.set
+	old := g.lastRun
 	g.lastRun = it.steps
-	if g.set != nil {
-		g.set.fix(g)
+	if s == nil {
+		return
 	}
+	if s.qn > 0 {
+		if e := s.qAt(s.qn - 1); e.id == g.ID && e.run == old {
+			e.run = it.steps
+			return
+		}
+		if e := &s.q[s.qh]; e.id == g.ID && e.run == old {
+			s.popQ() // stale now
+		}
+	}
+	if it.growing(s.qn, len(s.q)) || it.growing(len(s.heap), cap(s.heap)) {
+		it.toolBegin()
+		s.push(g)
+		it.toolEnd()
+		return
+	}
+	s.push(g)
 }
 
 // optionSet is the options of a thread choice point as an indexed
@@ -372,7 +489,11 @@ func (v *optionSet) At(i int) strategy.Option {
 		return strategy.Option{G: 0, Ev: v.tev}
 	}
 	g := v.only
-	if g == nil {
+	switch {
+	case g != nil:
+	case v.nskip == 0 && i < len(v.it.runq.items):
+		g = v.it.runq.items[i]
+	default:
 		for k := 0; k < v.nskip; k++ {
 			if v.skip[k] <= i {
 				i++
@@ -395,6 +516,9 @@ func (v *optionSet) IndexOf(id int32) int {
 		return -1
 	}
 	g := v.it.gs[id-1]
+	if v.only == nil && v.nskip == 0 && g.set == &v.it.runq {
+		return g.idx
+	}
 	if v.only != nil {
 		if g == v.only {
 			return 0
@@ -421,22 +545,34 @@ func (v *optionSet) IndexOf(id int32) int {
 // (for an indexed strategy), applying the fairness rule (fair) without
 // listing the enabled goroutines.
 func (it *Iteration) collectSet() {
-	v := &it.view
-	*v = optionSet{it: it}
+	v := &it.view // v.it is it; v.tev is read only with v.timer, skip up to nskip
+	v.only, v.n, v.nskip, v.timer = nil, 0, 0, false
 	it.pt.Options, it.pt.Set = nil, v
-	t := it.nextTimer()
+	var t *timer
+	if len(it.timers.plain) > 0 || len(it.timers.chans) > 0 || verifyRunq {
+		t = it.nextTimer()
+	}
 	if t != nil && (t.when <= it.clock || it.quiet() > quietFire) {
 		v.timer, v.tev = true, event.Event{Op: event.OpTimerFire, Obj: t.obj}
 		return
 	}
-	v.n = it.enabledCount()
+	v.n = len(it.runq.items)
+	if len(it.open) > 0 {
+		v.n = it.enabledCount()
+	}
 	if t != nil && (v.n == 0 || it.mayFireEarly(t)) {
 		v.timer, v.tev = true, event.Event{Op: event.OpTimerFire, Obj: t.obj}
 	}
 	if v.Len() <= 1 || v.n == 0 {
 		return
 	}
-	if g := it.longestPassedOver(); it.steps-g.lastRun > fairBound {
+	var g *G // the longest passed over (fair)
+	if len(it.open) == 0 {
+		g = it.runq.top()
+	} else {
+		g = it.longestPassedOver()
+	}
+	if it.steps-g.lastRun > fairBound {
 		v.only, v.n, v.timer = g, 1, false
 		return
 	}

@@ -74,6 +74,68 @@ func TestRunqMatchesScan(t *testing.T) {
 	}
 }
 
+// Schedules long enough for the fairness rule to force goroutines that
+// were passed over for fairBound points: the longest passed over, read
+// from the sets' heaps, is the one the scan finds.
+func TestRunqFairnessMatchesScan(t *testing.T) {
+	for _, strat := range []strategy.Strategy{stay{}, strategy.NewRandom(5), strategy.NewPCT(5, 3)} {
+		t.Run(strat.Name(), func(t *testing.T) {
+			r := Explore(Config{Strategy: strat, Schedules: 3, Race: true, Leaks: true}, runqProgram(12, 150))
+			if r.Finding != nil {
+				t.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
+			}
+			if r.Steps < 10*fairBound {
+				t.Fatalf("%d steps: too few for the fairness rule to act", r.Steps)
+			}
+		})
+	}
+}
+
+// A set's heap gives the member that ran least recently (the lowest id
+// among equals) whatever the order in which goroutines join the set,
+// leave it, rejoin it and run, with stale entries and rebuilds on the way.
+func TestGsetTop(t *testing.T) {
+	it := &Iteration{}
+	s, other := gset{it: it}, gset{it: it}
+	gs := make([]*G, 200)
+	for i := range gs {
+		gs[i] = &G{ID: int32(i + 1)}
+	}
+	it.gs = gs
+	rng, peak := uint64(1), 0
+	rand := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int(rng>>33) % n
+	}
+	for step := 0; step < 200000; step++ {
+		it.steps = step
+		g := gs[rand(len(gs))]
+		switch r := rand(10); {
+		case g.set == nil && r < 6:
+			s.add(g)
+		case g.set == nil:
+			other.add(g)
+		case r < 2:
+			g.set.remove(g)
+		default:
+			it.ran(g)
+		}
+		var want *G
+		for _, m := range s.items {
+			if want == nil || m.lastRun < want.lastRun || m.lastRun == want.lastRun && m.ID < want.ID {
+				want = m
+			}
+		}
+		if got := s.top(); got != want {
+			t.Fatalf("step %d: top %v, want %v", step, got, want)
+		}
+		peak = max(peak, len(s.items))
+		if n := s.qn + len(s.heap); n > 2*peak+9 {
+			t.Fatalf("step %d: %d entries for at most %d members", step, n, peak)
+		}
+	}
+}
+
 // listed is DFS as a strategy that is not indexed: the scheduler lists
 // its options.
 type listed struct{ d *strategy.DFS }

@@ -141,7 +141,7 @@ func (it *Iteration) noteEarlyTimer() {
 		return
 	}
 	for i, n := 0, it.pt.Len(); i < n; i++ {
-		if o := it.pt.At(i); o.G != 0 {
+		if o := it.optionAt(i); o.G != 0 {
 			e.Runnable = append(e.Runnable, o.G)
 		}
 	}
