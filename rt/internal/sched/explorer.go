@@ -491,8 +491,16 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 			}
 			still++
 			idle := time.Since(since)
-			if bound > 0 && idle >= bound && it.stuck() {
-				return
+			if bound > 0 && idle >= bound {
+				if it.busyInTool() {
+					// The tool's own work (a range of millions of words
+					// accounted for): the budget bounds it, not this.
+					since = time.Now()
+					continue
+				}
+				if it.stuck() {
+					return
+				}
 			}
 			if idle >= strandAfter && time.Since(strandedAt) >= strandAfter {
 				if it.stranded() {

@@ -66,6 +66,8 @@ func stuckWhere(stack string) string {
 		b.WriteString(": a cgo call")
 	case reason == "IO wait" || reason == "syscall":
 		b.WriteString(": real I/O or a system call")
+	case strings.HasPrefix(in.fn, "interleave.dev/rt"):
+		b.WriteString(": the tool's own work")
 	case stdFunc(in.fn) && from == nil:
 		b.WriteString(": the standard library, which is never instrumented")
 	case stdFunc(in.fn):
@@ -91,4 +93,41 @@ func stdFunc(fn string) bool {
 	}
 	first, _, _ := strings.Cut(path, "/")
 	return !strings.Contains(first, ".") || strings.HasPrefix(path, "interleave.dev/rt")
+}
+
+// busyInTool reports whether the goroutine holding the schedule is
+// running the tool's own code (accounting for the memory of a large
+// copy, building a report): the first frame of its stack outside the Go
+// runtime and the standard library is interleave's runtime, and it is
+// running or runnable, not blocked. That is not a goroutine stuck in
+// uncontrolled code; the budget bounds it.
+func (it *Iteration) busyInTool() bool {
+	h := it.held.Load()
+	if h == nil || h.goid == 0 {
+		return false
+	}
+	for _, e := range strings.Split(string(AllStacks(64<<10)), "\n\n") {
+		id, status := parseHeader([]byte(e))
+		if id != h.goid {
+			continue
+		}
+		if status != "running" && status != "runnable" {
+			return false
+		}
+		lines := strings.Split(e, "\n")
+		for i := 1; i < len(lines); i += 2 {
+			fn := lines[i]
+			if k := strings.LastIndex(fn, "("); k > 0 {
+				fn = fn[:k]
+			}
+			if strings.HasPrefix(fn, "interleave.dev/rt") {
+				return true
+			}
+			if !stdFunc(fn) {
+				return false
+			}
+		}
+		return false
+	}
+	return false
 }
