@@ -268,7 +268,6 @@ func TestWorkersReused(t *testing.T) {
 type slotsChecker struct {
 	t       *testing.T
 	workers []*worker
-	x       **Explorer
 	checked int
 }
 
@@ -331,8 +330,7 @@ func exitsProgram(t *testing.T, deferred *[4]int) func() {
 		g := Current()
 		var mu, wg, n int
 		c, nc := testChans(g, 4)
-		var before [4]int
-		before = *deferred
+		before := *deferred
 		work := func(me *G, k int) {
 			for i := 0; i < k; i++ {
 				me.Lock(unsafe.Pointer(&mu), 0)
