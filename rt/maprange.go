@@ -5,20 +5,24 @@ import (
 	"reflect"
 	"sort"
 	"unsafe"
+
+	"interleave.dev/rt/internal/sched"
 )
 
 // RangeMap replaces the operand of a for-range statement over a map (in
 // files of Go 1.23 and later, which range over functions): the
 // instrumenter rewrites "for k, v := range m" into
 // "for k, v := range rt.RangeMap(m, site)", keeping the statement as it
-// was otherwise.
+// was otherwise. Earlier files range over a MapIter instead, which
+// produces the same entries in the same order.
 //
 // Outside an exploration the result ranges over m natively. Inside one,
 // the order is a function of the schedule (see sched.MapOrder), so that
 // a replay sees the orders the recorded run saw, while different schedules
 // see different orders. As the language allows, an entry deleted before
 // it is reached is not produced and an entry added during the range is
-// not produced either. Keys are put in a canonical order before the
+// not produced either; the value produced is the one the map holds when
+// the entry is reached. Keys are put in a canonical order before the
 // permutation; keys that are or contain pointers, channels or interface
 // values of types with the same name are ordered by address or as Go
 // ranged them, which can differ from one process to the next.
@@ -37,38 +41,191 @@ func RangeMap[K comparable, V any](m map[K]V, s Site) func(yield func(K, V) bool
 			}
 		}
 	}
-	read := func() {}
-	if m != nil {
-		p := dataPtr(m)
-		read = func() { g.Access(p, 8, false, uint32(s)) }
-	}
-	read()
-	keys := make([]K, 0, len(m))
-	vals := make([]V, 0, len(m))
-	for k, v := range m {
-		keys = append(keys, k)
-		vals = append(vals, v)
-	}
-	order := permutation(keys, g.MapOrder(uint32(s)))
+	r := new(mapRange[K, V])
+	r.start(g, m, s)
 	return func(yield func(K, V) bool) {
-		for _, i := range order {
-			read()
-			k := keys[i]
-			v, ok := m[k]
-			if !ok {
-				// Deleted, or a NaN, which no lookup finds and only
-				// clear removes.
-				if k == k || len(m) == 0 {
-					continue
-				}
-				v = vals[i]
-			}
-			if !yield(k, v) {
+		for {
+			k, v, ok := r.next()
+			if !ok || !yield(k, v) {
 				return
 			}
 		}
-		read()
 	}
+}
+
+// MapIter is a range over a map in a file of a Go version before 1.23,
+// which cannot range over a function: the instrumenter rewrites
+//
+//	for k, v := range m { body }
+//
+// into the three-clause loop
+//
+//	for it, k, v := rt.RangeMapIter(m, site); it.Next(); { k, v = it.Entry(); body }
+//
+// whose variables are declared once for the whole loop before Go 1.22
+// and once per iteration from Go 1.22 on, as the range's are. A range
+// that assigns to existing variables, for k, v = range m, declares none
+// (for it, _, _ := ...) and assigns them at the start of the body in the
+// same way. Labels, break, continue, goto, return and defer in the body
+// keep their meaning.
+//
+// Inside an exploration the entries, their order and the reads of the
+// map reported are those of RangeMap. Outside one the iterator is Go's
+// own (through reflect.MapIter).
+type MapIter[K comparable, V any] struct {
+	r *mapRange[K, V] // inside an exploration; nil outside
+	k K
+	v V
+	// Outside an exploration: Go's iterator over the map, whose entries
+	// are copied into k and v.
+	native reflect.MapIter
+}
+
+// RangeMapIter starts a range over m (see MapIter) and returns the
+// iterator with the zero values of the map's key and value types, which
+// declare the range's variables without naming their types.
+func RangeMapIter[K comparable, V any](m map[K]V, s Site) (it *MapIter[K, V], zeroKey K, zeroValue V) {
+	it = new(MapIter[K, V])
+	if g := cur(); g != nil {
+		it.r = new(mapRange[K, V])
+		it.r.start(g, m, s)
+		return it, zeroKey, zeroValue
+	}
+	it.native.Reset(reflect.ValueOf(m))
+	return it, zeroKey, zeroValue
+}
+
+// Next advances to the next entry; it reports false, and the range ends,
+// when there is none.
+func (it *MapIter[K, V]) Next() bool {
+	if it.r == nil {
+		return it.native.Next()
+	}
+	var ok bool
+	it.k, it.v, ok = it.r.next()
+	return ok
+}
+
+// Key returns the key of the entry Next advanced to.
+func (it *MapIter[K, V]) Key() K {
+	if it.r == nil {
+		if e := iterEntry(&it.native); e != nil {
+			return *(*K)(e[0])
+		}
+		reflect.ValueOf(&it.k).Elem().SetIterKey(&it.native)
+	}
+	return it.k
+}
+
+// Entry returns the key and the value of the entry Next advanced to.
+func (it *MapIter[K, V]) Entry() (K, V) {
+	if it.r == nil {
+		if e := iterEntry(&it.native); e != nil {
+			return *(*K)(e[0]), *(*V)(e[1])
+		}
+		reflect.ValueOf(&it.k).Elem().SetIterKey(&it.native)
+		reflect.ValueOf(&it.v).Elem().SetIterValue(&it.native)
+	}
+	return it.k, it.v
+}
+
+// iterEntry returns the pointers to the key and the value of the entry
+// Go's map iterator inside it is at, or nil if they are not where
+// iterLayout found them. The compiler's range loops read them in the
+// first two words of the runtime's iterator, which reflect.MapIter holds
+// after the map; reading them there spares a range outside an exploration
+// the cost of reflect.Value.SetIterKey and SetIterValue.
+func iterEntry(it *reflect.MapIter) *[2]unsafe.Pointer {
+	if !iterLayout {
+		return nil
+	}
+	return (*[2]unsafe.Pointer)(unsafe.Add(unsafe.Pointer(it), unsafe.Sizeof(reflect.Value{})))
+}
+
+// iterLayout reports whether the key and the value of reflect.MapIter's
+// entry are where iterEntry reads them, for keys and values stored in the
+// map and for ones too large, stored indirectly.
+var iterLayout = func() bool {
+	small := map[int64]string{7: "seven"}
+	big := map[[40]int64][40]int64{{1: 8}: {2: 9}}
+	var a, b reflect.MapIter
+	a.Reset(reflect.ValueOf(small))
+	b.Reset(reflect.ValueOf(big))
+	if !a.Next() || !b.Next() {
+		return false
+	}
+	off := unsafe.Sizeof(reflect.Value{})
+	ea := (*[2]unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&a), off))
+	eb := (*[2]unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&b), off))
+	return ea[0] != nil && ea[1] != nil && eb[0] != nil && eb[1] != nil &&
+		*(*int64)(ea[0]) == 7 && *(*string)(ea[1]) == "seven" &&
+		(*(*[40]int64)(eb[0]))[1] == 8 && (*(*[40]int64)(eb[1]))[2] == 9
+}()
+
+// mapRange is a range over a map inside an exploration, shared by
+// RangeMap and MapIter: the entries the map holds when the range starts,
+// in the order of the schedule, each produced if the map still holds it
+// when it is reached, with the value it holds then.
+type mapRange[K comparable, V any] struct {
+	g     *sched.G
+	m     map[K]V
+	p     unsafe.Pointer // the map's contents (nil for a nil map)
+	site  uint32
+	keys  []K
+	vals  []V
+	order []int // indexes in keys, in the order of the range
+	i     int   // the next index in order; len(order)+1 once ended
+}
+
+// start begins the range over m at site s for the controlled goroutine g:
+// it reads the map, takes its entries, and draws their order.
+func (r *mapRange[K, V]) start(g *sched.G, m map[K]V, s Site) {
+	r.g, r.m, r.site = g, m, uint32(s)
+	if m != nil {
+		r.p = dataPtr(m)
+	}
+	r.read()
+	r.keys = make([]K, 0, len(m))
+	r.vals = make([]V, 0, len(m))
+	for k, v := range m {
+		r.keys = append(r.keys, k)
+		r.vals = append(r.vals, v)
+	}
+	r.order = permutation(r.keys, g.MapOrder(r.site))
+}
+
+// read reports the read of the map's contents that a step of the range
+// makes.
+func (r *mapRange[K, V]) read() {
+	if r.p != nil {
+		r.g.Access(r.p, 8, false, r.site)
+	}
+}
+
+// next returns the next entry, or false when there is none (reading the
+// map one last time, the first time).
+func (r *mapRange[K, V]) next() (k K, v V, ok bool) {
+	for r.i < len(r.order) {
+		r.read()
+		i := r.order[r.i]
+		r.i++
+		k = r.keys[i]
+		if v, ok = r.m[k]; ok {
+			return k, v, true
+		}
+		// Deleted, or a NaN, which no lookup finds and only clear
+		// removes.
+		if k != k && len(r.m) > 0 {
+			return k, r.vals[i], true
+		}
+	}
+	if r.i == len(r.order) {
+		r.i++
+		r.read()
+	}
+	var zk K
+	var zv V
+	return zk, zv, false
 }
 
 // RangeSlice replaces the operand of a for-range statement over a slice,

@@ -68,6 +68,19 @@ func TestRangeMapReadsAtEveryStep(t *testing.T) {
 		}); k != "data race" {
 			t.Errorf("%d entries: got %q, want a data race", n, k)
 		}
+		// The same with the iterator of files before Go 1.23.
+		if k := raceOf(t, func() {
+			m := map[int]int{}
+			for i := 0; i < n; i++ {
+				m[i] = i
+			}
+			both(func() {
+				for it, _, _ := rt.RangeMapIter(m, 0); it.Next(); {
+				}
+			}, func() { rt.Write(m, 0); m[10] = 1 })
+		}); k != "data race" {
+			t.Errorf("MapIter, %d entries: got %q, want a data race", n, k)
+		}
 	}
 }
 
