@@ -36,9 +36,14 @@
 //   - for k, v := range m over a map, in files of Go 1.23 and later ->
 //     for k, v := range rt.RangeMap(m, site), whose order under
 //     exploration is the schedule's; the statement is otherwise unchanged.
-//     Earlier files, which cannot range over a function, and maps whose
-//     type is a type parameter keep the native range. rt.RangeMap reports
-//     the reads of the map that each step of the range makes.
+//     Earlier files, which cannot range over a function, get the
+//     three-clause loop for it, k, v := rt.RangeMapIter(m, site);
+//     it.Next(); { k, v = it.Entry(); body }, with the same entries in the
+//     same order; its variables are shared by all iterations before Go
+//     1.22 and new in each from Go 1.22 on, as the range's, and
+//     for k, v = range m assigns its operands at the start of the body.
+//     Maps whose type is a type parameter keep the native range. Both
+//     forms report the reads of the map that each step of the range makes.
 //   - for i, v := range s over a slice, or a pointer p to an array, with
 //     an iteration value, in files of Go 1.23 and later -> for i, v :=
 //     range rt.RangeSlice(s, site) (rt.RangeSlice((p)[:], site)), which

@@ -8,9 +8,12 @@ import (
 )
 
 // rangeOver rewrites the operand of a for-range statement over a map or
-// a slice, in files of Go 1.23 and later (see rangeMap and rangeSlice).
+// a slice, in files of Go 1.23 and later (see rangeMap and rangeSlice),
+// and a range over a map in earlier files (see rangeMapIter).
 func (r *rewriter) rangeOver(s *ast.RangeStmt) {
 	switch {
+	case r.rangesMap(s) && !r.rangesOverFuncs():
+		r.rangeMapIter(s)
 	case r.rangesMap(s):
 		site := r.site(s.For, operand{memoryOperand, anyDir, s.X})
 		r.edits.add(r.off(s.X.Pos()), r.off(s.X.End()), text(r.rt("RangeMap")+"("), r.spanOf(s.X), text(", "+site+")"))
@@ -25,10 +28,9 @@ func (r *rewriter) rangeOver(s *ast.RangeStmt) {
 	}
 }
 
-// rangesMap reports whether the range statement s over a map becomes a
-// range over rt.RangeMap, which makes the order of the statement a
-// function of the schedule, and reports its reads of the map: in files of
-// Go 1.23 and later
+// rangesMap reports whether the range statement s over a map is
+// rewritten so that its order is a function of the schedule, and that it
+// reports its reads of the map: in files of Go 1.23 and later
 //
 //	for k, v := range m { body }
 //
@@ -38,10 +40,10 @@ func (r *rewriter) rangeOver(s *ast.RangeStmt) {
 //
 // a range over a function, so the statement keeps everything else as it
 // was: its variables and their per-iteration semantics, labels, break,
-// continue, return and defer in the body. Files of earlier versions
-// cannot range over a function and keep the native range (its order is
-// not controlled there). Maps whose type is a type parameter are left
-// alone too.
+// continue, return and defer in the body. Files of earlier versions,
+// which cannot range over a function, get a three-clause loop over
+// rt.MapIter instead (rangeMapIter). Maps whose type is a type parameter
+// keep the native range, whose order is not controlled.
 func (r *rewriter) rangesMap(s *ast.RangeStmt) bool {
 	t := r.typeOf(s.X)
 	if t == nil {
@@ -50,10 +52,65 @@ func (r *rewriter) rangesMap(s *ast.RangeStmt) bool {
 	if _, ok := t.(*types.TypeParam); ok {
 		return false
 	}
-	if _, ok := t.Underlying().(*types.Map); !ok {
-		return false
+	_, ok := t.Underlying().(*types.Map)
+	return ok
+}
+
+// rangeMapIter rewrites a range over a map, in a file of a Go version
+// before 1.23, into a three-clause loop over rt.MapIter, which produces
+// the entries rt.RangeMap would, in the same order, and reports the same
+// reads:
+//
+//	for k, v := range m { body }
+//
+// becomes
+//
+//	for it, k, v := rt.RangeMapIter(m, site); it.Next(); { k, v = it.Entry(); body }
+//
+// on the lines of the original. m is evaluated once, by the init
+// statement. rt.RangeMapIter returns the zero values of the key and value
+// types with the iterator, so the variables are declared without naming
+// their types (which the file may not be able to name); they are declared
+// by the init statement, so that they are shared by all iterations before
+// Go 1.22 and new in each from Go 1.22 on, as a three-clause loop's are,
+// exactly as the range's were; the body, a block of its own, may redeclare
+// them. A range that assigns, for k, v = range m, declares nothing
+// (it, _, _ :=) and assigns its operands, evaluated anew in each
+// iteration, at the start of the body in the same way; for k := range m
+// assigns it.Key(), for range m nothing. A label on the statement labels
+// the loop, so break, continue and goto keep their meaning, as do return
+// and defer in the body.
+func (r *rewriter) rangeMapIter(s *ast.RangeStmt) {
+	it := r.tmp("It")
+	site := r.site(s.For, operand{memoryOperand, anyDir, s.X})
+	key, val := s.Key, s.Value
+	if val != nil && isBlank(val) {
+		val = nil
 	}
-	return r.rangesOverFuncs()
+	if val == nil && key != nil && isBlank(key) {
+		key = nil
+	}
+	decl := ", _, _"
+	if s.Tok == token.DEFINE {
+		decl = ", " + iterVarName(s.Key) + ", " + iterVarName(s.Value)
+	}
+	head := []part{text("for " + it + decl + " := " + r.rt("RangeMapIter") + "("), r.spanOf(s.X), text(", " + site + "); " + it + ".Next(); {")}
+	switch {
+	case val != nil:
+		head = append(head, text(" "), r.spanOf(key), text(", "), r.spanOf(val), text(" = "+it+".Entry();"))
+	case key != nil:
+		head = append(head, text(" "), r.spanOf(key), text(" = "+it+".Key();"))
+	}
+	// The header, up to and including the body's "{", is replaced.
+	r.edits.add(r.off(s.Pos()), r.off(s.Body.Lbrace)+1, head...)
+}
+
+// iterVarName returns the name an iteration variable declares, "_" for none.
+func iterVarName(e ast.Expr) string {
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return "_"
 }
 
 // rangesSlice reports whether the range statement s over a slice, or a

@@ -8,7 +8,7 @@ package memformslegacy; import __rt "interleave.dev/rt"
 type list struct{ items []int }
 
 func Ranges(xs []int, m map[string]int, p *[3]int, l *list) (n int) {
-	for __rtK1, x := range xs { __rt.Read(&xs[__rtK1], __rtSites_7a8bd872+2);
+	for __rtK2, x := range xs { __rt.Read(&xs[__rtK2], __rtSites_7a8bd872+2);
 		n += x
 	}
 	for i, x := range xs { __rt.Read(&xs[i], __rtSites_7a8bd872+3);
@@ -21,10 +21,10 @@ func Ranges(xs []int, m map[string]int, p *[3]int, l *list) (n int) {
 	for _, x = range xs { // no index to name the element with
 		n += x
 	}
-	__rt.Read(m, __rtSites_7a8bd872+0); for k := range m { __rt.Read(m, __rtSites_7a8bd872+5);
+	for __rtIt1, k, _ := __rt.RangeMapIter(m, __rtSites_7a8bd872+0); __rtIt1.Next(); { k = __rtIt1.Key();
 		n += len(k)
 	}
-	for __rtK2, v := range p { __rt.Read(&p[__rtK2], __rtSites_7a8bd872+6);
+	for __rtK3, v := range p { __rt.Read(&p[__rtK3], __rtSites_7a8bd872+5);
 		n += v
 	}
 	__rt.Read(&l.items, __rtSites_7a8bd872+1); for _, v := range l.items { // not a local variable: the header only
@@ -37,4 +37,4 @@ func Ranges(xs []int, m map[string]int, p *[3]int, l *list) (n int) {
 	return n
 }
 
-var __rtSites_7a8bd872 = __rt.RegisterFile("testdata/memformslegacy.go", "v*m\nv*l.items\nv*xs\nv*xs[i]\nv*xs[i]\nv*m\nv*p", 23, 17, 29, 20, 10, 2, 13, 2, 17, 2, 23, 2, 26, 2)
+var __rtSites_7a8bd872 = __rt.RegisterFile("testdata/memformslegacy.go", "v*m\nv*l.items\nv*xs\nv*xs[i]\nv*xs[i]\nv*p", 23, 2, 29, 20, 10, 2, 13, 2, 17, 2, 26, 2)

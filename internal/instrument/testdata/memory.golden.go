@@ -17,15 +17,15 @@ type node struct {
 func index() int { return 0 }
 
 func Globals() {
-	__rt.Update(&global, __rtSites_ed65bafe+4); global++
-	__rt.Update(&global, __rtSites_ed65bafe+5); global = global + 1
-	__rt.Read(&global, __rtSites_ed65bafe+6); x := global
-	__rt.Read(&table, __rtSites_ed65bafe+7); __rt.Write(table, __rtSites_ed65bafe+8); table["a"] = x
-	__rt.Read(&table, __rtSites_ed65bafe+9); __rt.Write(table, __rtSites_ed65bafe+10); delete(table, "a")
-	__rt.Read(&table, __rtSites_ed65bafe+11); __rt.Read(table, __rtSites_ed65bafe+12); if v, ok := table["b"]; ok {
+	__rt.Update(&global, __rtSites_ed65bafe+5); global++
+	__rt.Update(&global, __rtSites_ed65bafe+6); global = global + 1
+	__rt.Read(&global, __rtSites_ed65bafe+7); x := global
+	__rt.Read(&table, __rtSites_ed65bafe+8); __rt.Write(table, __rtSites_ed65bafe+9); table["a"] = x
+	__rt.Read(&table, __rtSites_ed65bafe+10); __rt.Write(table, __rtSites_ed65bafe+11); delete(table, "a")
+	__rt.Read(&table, __rtSites_ed65bafe+12); __rt.Read(table, __rtSites_ed65bafe+13); if v, ok := table["b"]; ok {
 		fmt.Println(v)
 	}
-	__rt.Read(&table, __rtSites_ed65bafe+13); __rt.Read(table, __rtSites_ed65bafe+14); for k, v := range table {
+	__rt.Read(&table, __rtSites_ed65bafe+14); for __rtIt1, k, v := __rt.RangeMapIter(table, __rtSites_ed65bafe+0); __rtIt1.Next(); { k, v = __rtIt1.Entry();
 		fmt.Println(k, v)
 	}
 }
@@ -46,7 +46,7 @@ func Pointers(n *node, s []int, arr [4]int, m map[int]int) int {
 	if n != nil && func() bool { __rt.Read(&n.next, __rtSites_ed65bafe+31); __rt.Read(&n.next.val, __rtSites_ed65bafe+32); return true }() && (n.next.val > 0) { // the right operand of && is instrumented where it is evaluated
 		return 1
 	}
-	s[func(__rtV1 int) int { __rt.Write(&s[__rtV1], __rtSites_ed65bafe+28); return __rtV1 }(index())] = 2                // index with a call: evaluated once, by a function reporting the access
+	s[func(__rtV2 int) int { __rt.Write(&s[__rtV2], __rtSites_ed65bafe+28); return __rtV2 }(index())] = 2                // index with a call: evaluated once, by a function reporting the access
 	for i := 0; i < len(s); i++ { // the loop header is not instrumented
 		__rt.Write(&s[i], __rtSites_ed65bafe+33); s[i] = i
 	}
@@ -59,12 +59,12 @@ func Pointers(n *node, s []int, arr [4]int, m map[int]int) int {
 func Captured() int {
 	counter := 0
 	fixed := 10 // captured but never assigned again: not shared
-	done := __rt.MakeChan[bool](0, __rtSites_ed65bafe+0)
+	done := __rt.MakeChan[bool](0, __rtSites_ed65bafe+1)
 	__rt.Go(func() {
 		__rt.Update(&counter, __rtSites_ed65bafe+37); counter += fixed
-		__rt.Send[bool](done, true, __rtSites_ed65bafe+2)
-	}, __rtSites_ed65bafe+1)
-	__rt.Recv[bool](done, __rtSites_ed65bafe+3)
+		__rt.Send[bool](done, true, __rtSites_ed65bafe+3)
+	}, __rtSites_ed65bafe+2)
+	__rt.Recv[bool](done, __rtSites_ed65bafe+4)
 	__rt.Update(&counter, __rtSites_ed65bafe+35); counter++
 	__rt.Read(&counter, __rtSites_ed65bafe+36); return counter
 }
@@ -167,4 +167,4 @@ func ElseIfInit(n *node) int {
 	} }
 }
 
-var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", "c*done\n\nc*done\nc*done\nv*global\nv*global\nv*global\nv*table\nv*table[\"a\"]\nv*table\nv*table\nv*table\nv*table[\"b\"]\nv*table\nv*table\nv*n.val\nv*n.val\nv*n.next\nv*n.next.val\nv*n.arr[2]\nv*s[0]\nv*s[1]\nv*arr[1]\nv*p[2]\nv**p\nv*m\nv*n.tags\nv*n.tags\nv*s[index()]\nv*n.val\nv*n.val\nv*n.next\nv*n.next.val\nv*s[i]\nv*s[0]\nv*counter\nv*counter\nv*counter\nv*values\nv*n.next\nv*m.val\nv*m.val\nv*hm[\"a\"]\nv*hm[\"a\"].p.val\nv*m[\"b\"]\nv*n.val\nv*stop\nv*p.val\nv*p.next\nv*xs[i]\nv*n.next\nv*n.next.val\nv*n.val\nv*n.next\nv*n.val\nv*n.next\nv*n.next\nv*n.next.val\nv*p.next\nv*p.next\nv*p.val\nv*q.next\nv*xs[i]\nv*p.next\nv*p.val\nv*p.val\nv*n.val\nv*n.next\nv*n.next.val\nv*n.val\nv*n.next\nv*n.next.val", 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 44, 11, 48, 2, 52, 9, 55, 9, 45, 17, 45, 17, 50, 3, 53, 7, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 86, 18, 87, 15, 94, 2, 94, 2, 95, 9, 107, 5, 101, 7, 103, 26, 103, 41, 105, 29, 108, 12, 108, 12, 109, 17, 109, 33, 115, 7, 117, 7, 117, 24, 117, 24, 124, 31, 124, 31, 125, 6, 128, 29, 131, 27, 141, 31, 142, 6, 143, 16, 150, 21, 151, 7, 151, 7, 160, 5, 162, 17, 162, 17)
+var __rtSites_ed65bafe = __rt.RegisterFile("testdata/memory.go", "v*table\nc*done\n\nc*done\nc*done\nv*global\nv*global\nv*global\nv*table\nv*table[\"a\"]\nv*table\nv*table\nv*table\nv*table[\"b\"]\nv*table\nv*n.val\nv*n.val\nv*n.next\nv*n.next.val\nv*n.arr[2]\nv*s[0]\nv*s[1]\nv*arr[1]\nv*p[2]\nv**p\nv*m\nv*n.tags\nv*n.tags\nv*s[index()]\nv*n.val\nv*n.val\nv*n.next\nv*n.next.val\nv*s[i]\nv*s[0]\nv*counter\nv*counter\nv*counter\nv*values\nv*n.next\nv*m.val\nv*m.val\nv*hm[\"a\"]\nv*hm[\"a\"].p.val\nv*m[\"b\"]\nv*n.val\nv*stop\nv*p.val\nv*p.next\nv*xs[i]\nv*n.next\nv*n.next.val\nv*n.val\nv*n.next\nv*n.val\nv*n.next\nv*n.next\nv*n.next.val\nv*p.next\nv*p.next\nv*p.val\nv*q.next\nv*xs[i]\nv*p.next\nv*p.val\nv*p.val\nv*n.val\nv*n.next\nv*n.next.val\nv*n.val\nv*n.next\nv*n.next.val", 27, 2, 61, 10, 62, 2, 64, 8, 66, 2, 19, 2, 20, 11, 21, 7, 22, 2, 22, 2, 23, 9, 23, 9, 24, 14, 24, 14, 27, 20, 33, 2, 34, 15, 34, 2, 34, 2, 35, 2, 36, 9, 36, 2, 37, 2, 41, 2, 42, 2, 43, 9, 44, 18, 44, 11, 48, 2, 52, 9, 55, 9, 45, 17, 45, 17, 50, 3, 53, 7, 67, 2, 68, 9, 63, 3, 76, 20, 86, 10, 86, 18, 87, 15, 94, 2, 94, 2, 95, 9, 107, 5, 101, 7, 103, 26, 103, 41, 105, 29, 108, 12, 108, 12, 109, 17, 109, 33, 115, 7, 117, 7, 117, 24, 117, 24, 124, 31, 124, 31, 125, 6, 128, 29, 131, 27, 141, 31, 142, 6, 143, 16, 150, 21, 151, 7, 151, 7, 160, 5, 162, 17, 162, 17)

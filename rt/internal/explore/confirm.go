@@ -202,7 +202,7 @@ func unrepeatableMessage(name string, rep *Report, before []string, split, diffe
 		label, alone = "not reproduced alone", "passes alone in two fresh processes, which ran differently"
 		headline = name + " cannot be explored reliably"
 		why = "but passes when that schedule is replayed alone in a fresh process, twice, and the two replays ran differently:\n" +
-			"the test depends on something the tool does not control (map iteration order in files older than Go 1.23, real I/O),\n" +
+			"the test depends on something the tool does not control (the order of ranges over maps typed by a type parameter or in code not instrumented, real I/O),\n" +
 			"and may leave state behind that a later run sees (a package-level registry, a counter never reset, ...)."
 	}
 	summary = fmt.Sprintf("%s: fails on schedule %d %s (%s: %s), %s", label, rep.Schedules, after, rep.Kind, rep.Message, alone)
