@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The handoff: how the goroutine holding the schedule gives it to the one
@@ -184,9 +185,10 @@ type hub struct {
 
 // hubAct is what a coroutine resumes a hub for.
 type hubAct struct {
-	kind uint8
-	it   *Iteration
-	g    *G // the goroutine to wake on its channel (actWake)
+	kind  uint8
+	it    *Iteration
+	g     *G            // the goroutine to wake on its channel (actWake)
+	moved chan struct{} // closed once the hub is resumed (actMoved)
 }
 
 // The kinds of hubAct.
@@ -195,6 +197,7 @@ const (
 	actWake           // wake g on its channel: the schedule is its
 	actRelease        // nobody holds the schedule now (idle)
 	actEnd            // the iteration ended: the explorer may unwind it
+	actMoved          // a goroutine moved out of a home is parked: say so (settle)
 )
 
 // do carries out a: the coroutine that asked for it is parked now.
@@ -206,6 +209,8 @@ func (a hubAct) do() {
 		a.it.held.Store(nil)
 	case actEnd:
 		a.it.closeDone()
+	case actMoved:
+		close(a.moved)
 	}
 }
 
@@ -420,6 +425,25 @@ func (x *Explorer) stand(s *slot, done chan struct{}) {
 	r.enter(s)
 }
 
+// settle sends a stand-in to the home of w, a worker parked in no slot
+// (away in uncontrolled code, or waiting on its channel), and waits until
+// whoever was parked there is parked again elsewhere: the next iteration
+// may resume it, and must find it where it believes it is. The stand-in
+// is a goroutine of its own that enters the home when it runs: without
+// the wait, a hub sent to resume the goroutine parked there could enter
+// the home before it, and resume the goroutine only to see it move away,
+// leaving the goroutine it was to run never started.
+func (x *Explorer) settle(w *worker) {
+	moved := make(chan struct{})
+	x.standIn(w, nil, hubAct{kind: actMoved, moved: moved})
+	select {
+	case <-moved:
+	case <-time.After(10 * time.Second):
+		// Not run for 10s: the process is starved. Go on; if the move
+		// never ends, the watchdog reports the next schedule as stuck.
+	}
+}
+
 // stopWorkers ends the workers of the pool when the exploration ends.
 func (x *Explorer) stopWorkers() {
 	h := &x.hubs
@@ -598,7 +622,7 @@ func (it *Iteration) unwindG(g *G) <-chan struct{} {
 		if w != nil && w.at == nil && !g.onChan {
 			// Away in uncontrolled code (out, or stuck there): it ends
 			// when it comes back, its stand-in in place.
-			it.x.standIn(w, nil, hubAct{})
+			it.x.settle(w)
 		}
 		return nil
 	}
@@ -607,7 +631,7 @@ func (it *Iteration) unwindG(g *G) <-chan struct{} {
 		return it.x.standIn(w, w.at, hubAct{})
 	}
 	if w != nil {
-		it.x.standIn(w, nil, hubAct{})
+		it.x.settle(w)
 	}
 	select {
 	case g.wake <- struct{}{}:
