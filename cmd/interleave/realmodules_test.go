@@ -231,9 +231,6 @@ var realModules = []realModule{{
 		// arbiters, tick forever.
 		"TestDebugGCStatsDoubleRegister": "goroutine leak", "TestMeterConcurrency": "goroutine leak",
 		"TestMeterDecay": "goroutine leak",
-		// Metrics registered once per process (a sync.Once, the default
-		// registry): not safe to run twice in one process.
-		"TestRuntimeMemStatsDoubleRegister": "unrepeatable", "TestChildPrefixedRegistryRegister": "unrepeatable",
 		// It expects the values of rand.Seed(1) that an earlier test
 		// left in the global source: it fails alone natively too.
 		"TestUniformSampleSnapshot": "test failure",
