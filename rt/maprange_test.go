@@ -24,6 +24,7 @@ func firstKey[K comparable, V any](m map[K]V) K {
 
 // firstKeyIter is what it does in a file before Go 1.23.
 func firstKeyIter[K comparable, V any](m map[K]V) K {
+	//lint:ignore SA4006 the loop the instrumenter writes: the zero values declare the variables
 	for it, k, _ := rt.RangeMapIter(m, 0); it.Next(); {
 		k = it.Key()
 		return k
@@ -47,6 +48,7 @@ var rangeForms = []struct {
 		}
 	}},
 	{"MapIter", func(m map[float64]int, f func(k float64, v int) bool) {
+		//lint:ignore SA4006 the loop the instrumenter writes: the zero values declare the variables
 		for it, k, v := rt.RangeMapIter(m, 0); it.Next(); {
 			k, v = it.Entry()
 			if !f(k, v) {
@@ -272,6 +274,7 @@ func testMapIterOutsideAnExploration(t *testing.T) {
 		t.Errorf("first key %d", k)
 	}
 	type big struct {
+		//lint:ignore U1000 it makes the key large
 		a [20]int
 		s string
 	}
@@ -373,6 +376,7 @@ func BenchmarkMapRangeOutsideAnExploration(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("MapIter/%d", n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
+				//lint:ignore SA4006 the loop the instrumenter writes: the zero values declare the variables
 				for it, k, v := rt.RangeMapIter(m, 0); it.Next(); {
 					k, v = it.Entry()
 					sum += k + v
