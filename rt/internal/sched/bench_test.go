@@ -379,3 +379,32 @@ func opsBench(b *testing.B, goroutines, ops int, race, independent bool) {
 	b.ReportMetric(float64(cpu)/float64(steps), "cpu-ns/point")
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkCopy measures plain memory by the word: one schedule copies a
+// large []byte (a read of every word of the source, then a write of
+// every word of the destination, as rt.Copy reports copy), with race
+// detection, so that every word of both slices gets its model and its
+// race history. ns/word counts the words of both slices.
+func BenchmarkCopy(b *testing.B) {
+	for _, mib := range []int{1, 8} {
+		b.Run(fmt.Sprintf("MiB=%d", mib), func(b *testing.B) { copyBench(b, mib<<20) })
+	}
+}
+
+func copyBench(b *testing.B, size int) {
+	verifyRunq = false
+	src, dst := make([]byte, size), make([]byte, size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	r := Explore(Config{Strategy: strategy.NewRandom(1), Schedules: b.N, Race: true, Leaks: true}, func() {
+		g := Current()
+		g.Access(unsafe.Pointer(&src[0]), uintptr(size), false, 0)
+		g.Access(unsafe.Pointer(&dst[0]), uintptr(size), true, 0)
+		copy(dst, src)
+	})
+	b.StopTimer()
+	if r.Finding != nil {
+		b.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.Iterations*2*size/8), "ns/word")
+}
