@@ -166,7 +166,7 @@ func (it *Iteration) info(g *G) GoroutineInfo {
 // lockOwner returns the goroutine holding o when o is a held lock, and 0
 // otherwise.
 func lockOwner(o *object) int32 {
-	if o != nil && o.owner != 0 && (o.kind == kindMutex || o.kind == kindRWMutex) {
+	if o != nil && (o.kind == kindMutex || o.kind == kindRWMutex) && o.owner != 0 {
 		return o.owner
 	}
 	return 0
@@ -182,7 +182,7 @@ func describe(o *object, site uint32, op event.Op) string {
 		s = name + " (" + s + ")"
 	}
 	switch {
-	case o.owner != 0 && (o.kind == kindMutex || o.kind == kindRWMutex):
+	case (o.kind == kindMutex || o.kind == kindRWMutex) && o.owner != 0:
 		s += fmt.Sprintf(" held by goroutine %d", o.owner)
 	case o.kind == kindRWMutex && o.readers > 0:
 		s += fmt.Sprintf(" read-locked by %d goroutine(s)", o.readers)

@@ -37,17 +37,32 @@ const (
 	onceDone
 )
 
-// object is the model of one shared object in one iteration. One struct
-// serves every kind; each kind uses its own fields.
+// object is the model of one shared object in one iteration. Memory
+// words (kindMemory, kindAtomic), the bulk of the objects (a copy of a
+// large slice models every word), have only the fields below; the state
+// of a synchronization object is in its syncState, which object
+// allocates for every other kind (and when a word first seen as memory
+// becomes one), so that the code of each kind reaches its fields
+// directly.
 type object struct {
 	id   int32 // the race detector's number (every object has one)
 	id2  int32 // a second clock for RWMutex readers; a WaitGroup's semaphore, for the race detector
 	eid  int32 // the number events name it by, 0 until one does (eventID)
 	kind objKind
-	addr unsafe.Pointer // keeps the memory alive while the iteration models it (gc.go)
 	// memory says whether addr is Go's memory (gc.go).
 	memory uint8
+	addr   unsafe.Pointer // keeps the memory alive while the iteration models it (gc.go)
 
+	// Progress (progress.go): an atomic load polls a memory word too.
+	holder int32 // the goroutine that took the lock last
+	seen   int   // the progress epoch in which it was last polled
+
+	*syncState // nil for a memory word
+}
+
+// syncState is the state of a synchronization object. One struct serves
+// every kind; each kind uses its own fields.
+type syncState struct {
 	// Mutex; RWMutex writer side.
 	locked   bool
 	owner    int32 // goroutine holding the Mutex or the RWMutex's write lock (for reports)
@@ -69,10 +84,6 @@ type object struct {
 	// queue while it was open.
 	group    *gset
 	arrivals []*G
-
-	// Progress (progress.go).
-	seen   int   // the progress epoch in which it was last polled
-	holder int32 // the goroutine that took the lock last
 }
 
 // poolItem is an object in a sync.Pool, with the clock its Put released.
@@ -102,6 +113,9 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 			// of the struct holding it) becomes the synchronization
 			// object it is.
 			o.kind = k
+			it.toolBegin()
+			o.syncState = new(syncState)
+			it.toolEnd()
 			if (k == kindRWMutex || k == kindWaitGroup) && o.id2 == 0 {
 				o.id2 = it.newID()
 			}
@@ -110,6 +124,9 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 	}
 	it.toolBegin()
 	o = &object{id: it.newID(), kind: k, addr: addr}
+	if k > kindAtomic {
+		o.syncState = new(syncState)
+	}
 	if k == kindRWMutex || k == kindWaitGroup {
 		o.id2 = it.newID()
 	}

@@ -437,7 +437,7 @@ func (it *Iteration) timerID() int32 {
 
 // TimerOf returns the timer registered under key by NewTimer, or nil.
 func (g *G) TimerOf(key unsafe.Pointer) *Timer {
-	if o, ok := g.it.objs[uintptr(key)]; ok {
+	if o, ok := g.it.objs[uintptr(key)]; ok && o.syncState != nil {
 		return o.timer
 	}
 	return nil
