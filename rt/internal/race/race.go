@@ -50,45 +50,75 @@ type Race struct {
 // FullWord is the mask of an access to all 8 bytes of a word.
 const FullWord uint8 = 0xff
 
+// varState is the history of one location. Every word a program touches
+// has one (a copy of a large slice, millions), and few ever see
+// concurrent reads: their read clocks are apart, in reads.
 type varState struct {
 	w       uint32 // clock of the last write (0: none)
 	wg      int32
 	wsite   uint32
-	watomic bool
-	ratomic bool   // the exclusive read was atomic
-	shared  bool   // reads are in rvc
-	mask    uint8  // the bytes every access so far touched (0: none yet)
-	split   int32  // 1 + index of the per-byte states in Detector.splits (0: none)
 	r       uint32 // clock of the last read in exclusive mode
 	rg      int32
 	rsite   uint32
-	rvc     vc // read clocks, in shared mode
-	rsites  []uint32
-	rat     []bool // which reads of rvc were atomic
+	split   int32 // 1 + index of the per-byte states in Detector.splits (0: none)
+	watomic bool
+	ratomic bool  // the exclusive read was atomic
+	shared  bool  // reads are in reads
+	mask    uint8 // the bytes every access so far touched (0: none yet)
+	// reads holds the read clocks in shared mode, nil until the location
+	// first has concurrent reads; kept, empty, once it is back to
+	// exclusive mode, for its storage. No two states share one.
+	reads *readSet
+}
+
+// readSet is the read clocks of a location whose reads are concurrent.
+type readSet struct {
+	rvc    vc // read clocks, by goroutine id
+	rsites []uint32
+	rat    []bool // which reads of rvc were atomic
+}
+
+// empty makes s empty, keeping its storage.
+func (s *readSet) empty() {
+	s.rvc, s.rsites, s.rat = s.rvc[:0], s.rsites[:0], s.rat[:0]
 }
 
 // reset clears v, keeping its storage.
 func (v *varState) reset() {
-	rvc, rs, ra := v.rvc[:0], v.rsites[:0], v.rat[:0]
-	*v = varState{rvc: rvc, rsites: rs, rat: ra}
+	rs := v.reads
+	if rs != nil {
+		rs.empty()
+	}
+	*v = varState{reads: rs}
 }
 
 // copyFrom makes v a deep copy of the access history of src.
 func (v *varState) copyFrom(src *varState) {
 	v.reset()
-	rvc, rs, ra := v.rvc, v.rsites, v.rat
+	rs := v.reads
 	*v = *src
 	v.split, v.mask = 0, 0
-	v.rvc = append(rvc, src.rvc...)
-	v.rsites = append(rs, src.rsites...)
-	v.rat = append(ra, src.rat...)
+	v.reads = rs
+	if s := src.reads; s != nil && (len(s.rvc) > 0 || len(s.rsites) > 0 || len(s.rat) > 0) {
+		if rs == nil {
+			rs = new(readSet)
+			v.reads = rs
+		}
+		rs.rvc = append(rs.rvc, s.rvc...)
+		rs.rsites = append(rs.rsites, s.rsites...)
+		rs.rat = append(rs.rat, s.rat...)
+	}
 }
 
 // Detector holds the clocks of one iteration.
 type Detector struct {
 	clocks []TreeClock // indexed by goroutine id
-	syncs  []TreeClock // indexed by object id
-	vars   []varState  // indexed by object id
+	// syncs holds the clocks of synchronization objects by object id,
+	// in pages of syncPage, allocated on first use: ids number memory
+	// words too, and a lock made after a program touched millions of
+	// words has a number in the millions.
+	syncs  [][]TreeClock
+	vars   []varState // indexed by object id
 	splits [][8]varState
 }
 
@@ -100,8 +130,10 @@ func (d *Detector) Reset() {
 	for i := 1; i < len(d.clocks); i++ {
 		d.clocks[i].Init(int32(i))
 	}
-	for i := range d.syncs {
-		d.syncs[i].Reset()
+	for _, p := range d.syncs {
+		for i := range p {
+			p[i].Reset()
+		}
 	}
 	for i := range d.vars {
 		d.vars[i].reset()
@@ -159,11 +191,20 @@ func (d *Detector) Spawn(parent, child int32) {
 	}
 }
 
+// syncPage is the number of clocks of a page of Detector.syncs.
+const syncPage = 256
+
 func (d *Detector) sync(obj int32) *TreeClock {
-	if int(obj) >= len(d.syncs) {
-		d.syncs = extend(d.syncs, int(obj)+1)
+	n := int(obj) / syncPage
+	if n >= len(d.syncs) {
+		d.syncs = lengthen(d.syncs, n+1)
 	}
-	return &d.syncs[obj]
+	p := d.syncs[n]
+	if p == nil {
+		p = make([]TreeClock, syncPage)
+		d.syncs[n] = p
+	}
+	return &p[int(obj)%syncPage]
 }
 
 // Acquire makes everything released into obj happen before g's next step.
@@ -296,17 +337,18 @@ func check(v *varState, obj int32, c *TreeClock, g int32, write, atomic bool, si
 	// an atomic write, which stay recorded.
 	keep := false
 	if v.shared {
-		for t, rc := range v.rvc {
+		rs := v.reads
+		for t, rc := range rs.rvc {
 			if int32(t) != g && rc > c.Get(int32(t)) {
-				if !(atomic && v.rat[t]) {
-					return &Race{Var: obj, Prev: Access{G: int32(t), Site: v.rsites[t], Atomic: v.rat[t]}, Cur: cur}
+				if !(atomic && rs.rat[t]) {
+					return &Race{Var: obj, Prev: Access{G: int32(t), Site: rs.rsites[t], Atomic: rs.rat[t]}, Cur: cur}
 				}
 				keep = true
 			}
 		}
 		if !keep {
 			v.shared = false
-			v.rvc, v.rsites, v.rat = v.rvc[:0], v.rsites[:0], v.rat[:0]
+			rs.empty()
 			v.r, v.rg = 0, 0
 		}
 	} else if v.r != 0 && v.rg != g && v.r > c.Get(v.rg) {
@@ -323,16 +365,17 @@ func check(v *varState, obj int32, c *TreeClock, g int32, write, atomic bool, si
 // read records a read that races with no write.
 func (v *varState) read(c *TreeClock, g int32, now uint32, atomic bool, site uint32) *Race {
 	if v.shared {
+		rs := v.reads
 		n := int(g) + 1
-		v.rvc = grow(v.rvc, n)
-		for len(v.rsites) < n {
-			v.rsites = append(v.rsites, 0)
-			v.rat = append(v.rat, false)
+		rs.rvc = grow(rs.rvc, n)
+		for len(rs.rsites) < n {
+			rs.rsites = append(rs.rsites, 0)
+			rs.rat = append(rs.rat, false)
 		}
-		if v.rvc[g] == now && !v.rat[g] {
+		if rs.rvc[g] == now && !rs.rat[g] {
 			atomic = false // a plain read in this epoch covers an atomic one
 		}
-		v.rvc[g], v.rsites[g], v.rat[g] = now, site, atomic
+		rs.rvc[g], rs.rsites[g], rs.rat[g] = now, site, atomic
 		return nil
 	}
 	if v.r == 0 || v.rg == g || v.r <= c.Get(v.rg) {
@@ -341,16 +384,21 @@ func (v *varState) read(c *TreeClock, g int32, now uint32, atomic bool, site uin
 	}
 	// Two unordered reads: switch to a read vector clock.
 	v.shared = true
+	rs := v.reads
+	if rs == nil {
+		rs = new(readSet)
+		v.reads = rs
+	}
 	n := int(g) + 1
 	if int(v.rg)+1 > n {
 		n = int(v.rg) + 1
 	}
-	v.rvc = grow(v.rvc[:0], n)
-	for len(v.rsites) < n {
-		v.rsites = append(v.rsites, 0)
-		v.rat = append(v.rat, false)
+	rs.rvc = grow(rs.rvc[:0], n)
+	for len(rs.rsites) < n {
+		rs.rsites = append(rs.rsites, 0)
+		rs.rat = append(rs.rat, false)
 	}
-	v.rvc[v.rg], v.rsites[v.rg], v.rat[v.rg] = v.r, v.rsite, v.ratomic
-	v.rvc[g], v.rsites[g], v.rat[g] = now, site, atomic
+	rs.rvc[v.rg], rs.rsites[v.rg], rs.rat[v.rg] = v.r, v.rsite, v.ratomic
+	rs.rvc[g], rs.rsites[g], rs.rat[g] = now, site, atomic
 	return nil
 }
