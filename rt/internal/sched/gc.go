@@ -50,6 +50,9 @@ func (g *G) CollectGarbage() {
 		}
 	}
 	clear(it.recent[:]) // the map forgets objects
+	clear(it.words[:cap(it.words)])
+	it.words = it.words[:0]
+	it.wordsGen++
 	runtime.GC()
 	for i := range hs {
 		h := &hs[i]

@@ -51,7 +51,12 @@ type Iteration struct {
 		addr uintptr
 		o    *object
 	}
-	nextObj int32
+	// words holds the objects of the further words of the last large
+	// access, from its numbering to its race check (access); wordsGen
+	// counts its uses.
+	words    []*object
+	wordsGen uint64
+	nextObj  int32
 	// nextEvObj numbers objects as events name them (eventID).
 	nextEvObj int32
 	// nextMemObj numbers memory words as events name them, downward

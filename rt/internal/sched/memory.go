@@ -89,6 +89,8 @@ func (g *G) access(addr unsafe.Pointer, size uintptr, m accessMode, site uint32)
 	if write {
 		op = event.OpWrite
 	}
+	var words []*object
+	var gen uint64
 	if size > 8 || it.obs != nil {
 		// The event names the first word; an observing strategy is told
 		// of every word the access covers. The words are numbered as
@@ -97,11 +99,30 @@ func (g *G) access(addr unsafe.Pointer, size uintptr, m accessMode, site uint32)
 		// not depend on the strategy.
 		it.eventID(o)
 		last := wordOf(unsafe.Add(addr, int(size)-1))
+		keep := it.race != nil && size > 8
+		if keep {
+			// The race detector checks the same words after the
+			// scheduling point: keep their objects for it, which
+			// spares a lookup per word of a large access.
+			n := int((uintptr(last) - uintptr(wordOf(addr))) / 8)
+			if cap(it.words) < n {
+				it.words = make([]*object, 0, n)
+			}
+			words = it.words[:0]
+		}
 		for w := unsafe.Add(wordOf(addr), 8); size > 0 && uintptr(w) <= uintptr(last); w = unsafe.Add(w, 8) {
-			id := it.eventID(it.object(w, kindMemory))
+			wo := it.object(w, kindMemory)
+			id := it.eventID(wo)
+			if keep {
+				words = append(words, wo)
+			}
 			if it.obs != nil {
 				it.obs.Pending(event.Event{G: g.ID, Op: op, Obj: id, Site: site})
 			}
+		}
+		if keep {
+			it.wordsGen++
+			it.words, gen = words, it.wordsGen
 		}
 	}
 	it.step(g, op, o, site)
@@ -109,7 +130,13 @@ func (g *G) access(addr unsafe.Pointer, size uintptr, m accessMode, site uint32)
 		it.noteAccess(g, addr, size, m)
 	}
 	if it.race != nil && size > 0 {
-		it.checkWords(g, o, addr, size, write, false, site)
+		if it.wordsGen != gen {
+			// Another access took the buffer during the scheduling
+			// point, or a collection emptied it (gc.go): look the
+			// words up again.
+			words = nil
+		}
+		it.checkWords(g, o, addr, size, write, false, site, words)
 	}
 }
 
@@ -119,10 +146,12 @@ func wordOf(addr unsafe.Pointer) unsafe.Pointer {
 }
 
 // checkWords checks an access of size > 0 bytes at addr, whose first word
-// has the object first, word by word.
-func (it *Iteration) checkWords(g *G, first *object, addr unsafe.Pointer, size uintptr, write, atomic bool, site uint32) {
+// has the object first, word by word. words, when not nil, holds the
+// objects of the further words, in order.
+func (it *Iteration) checkWords(g *G, first *object, addr unsafe.Pointer, size uintptr, write, atomic bool, site uint32, words []*object) {
 	off := uintptr(addr) & 7
 	o := first
+	i := 0
 	for w := wordOf(addr); ; {
 		mask := race.FullWord << off
 		if off+size < 8 {
@@ -137,7 +166,12 @@ func (it *Iteration) checkWords(g *G, first *object, addr unsafe.Pointer, size u
 		size -= 8 - off
 		off = 0
 		w = unsafe.Add(w, 8)
-		o = it.object(w, kindMemory)
+		if i < len(words) {
+			o = words[i]
+			i++
+		} else {
+			o = it.object(w, kindMemory)
+		}
 	}
 }
 
@@ -199,7 +233,7 @@ func (it *Iteration) atomicAccess(g *G, o *object, addr unsafe.Pointer, size uin
 	if uintptr(addr)&7 != 0 {
 		w = it.object(wordOf(addr), kindMemory)
 	}
-	it.checkWords(g, w, addr, size, write, true, site)
+	it.checkWords(g, w, addr, size, write, true, site, nil)
 }
 
 // MapOp reports an operation on the sync.Map at addr; the caller then
