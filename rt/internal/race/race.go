@@ -65,10 +65,12 @@ type varState struct {
 	ratomic bool  // the exclusive read was atomic
 	shared  bool  // reads are in reads
 	mask    uint8 // the bytes every access so far touched (0: none yet)
-	// reads holds the read clocks in shared mode, nil until the location
-	// first has concurrent reads; kept, empty, once it is back to
-	// exclusive mode, for its storage. No two states share one.
-	reads *readSet
+	// reads is 1 + the index in Detector.reads of the read clocks in
+	// shared mode, 0 until the location first has concurrent reads; kept,
+	// empty, once it is back to exclusive mode, for its storage. No two
+	// states share one. An index, not a pointer: the states are free of
+	// pointers, which the garbage collector then does not scan.
+	reads int32
 }
 
 // readSet is the read clocks of a location whose reads are concurrent.
@@ -83,30 +85,37 @@ func (s *readSet) empty() {
 	s.rvc, s.rsites, s.rat = s.rvc[:0], s.rsites[:0], s.rat[:0]
 }
 
-// reset clears v, keeping its storage.
-func (v *varState) reset() {
-	rs := v.reads
-	if rs != nil {
-		rs.empty()
+// readSet returns v's read clocks, which it gets if it has none. The
+// pointer is good until the next call.
+func (d *Detector) readSet(v *varState) *readSet {
+	if v.reads == 0 {
+		d.reads = append(d.reads, readSet{})
+		v.reads = int32(len(d.reads))
 	}
-	*v = varState{reads: rs}
+	return &d.reads[v.reads-1]
 }
 
-// copyFrom makes v a deep copy of the access history of src.
-func (v *varState) copyFrom(src *varState) {
-	v.reset()
+// reset clears v, keeping its storage.
+func (d *Detector) reset(v *varState) {
+	if v.reads != 0 {
+		d.reads[v.reads-1].empty()
+	}
+	*v = varState{reads: v.reads}
+}
+
+// copyState makes v a deep copy of the access history of src.
+func (d *Detector) copyState(v, src *varState) {
+	d.reset(v)
 	rs := v.reads
 	*v = *src
 	v.split, v.mask = 0, 0
 	v.reads = rs
-	if s := src.reads; s != nil && (len(s.rvc) > 0 || len(s.rsites) > 0 || len(s.rat) > 0) {
-		if rs == nil {
-			rs = new(readSet)
-			v.reads = rs
-		}
-		rs.rvc = append(rs.rvc, s.rvc...)
-		rs.rsites = append(rs.rsites, s.rsites...)
-		rs.rat = append(rs.rat, s.rat...)
+	if src.reads != 0 {
+		dst := d.readSet(v)
+		s := &d.reads[src.reads-1]
+		dst.rvc = append(dst.rvc, s.rvc...)
+		dst.rsites = append(dst.rsites, s.rsites...)
+		dst.rat = append(dst.rat, s.rat...)
 	}
 }
 
@@ -120,6 +129,7 @@ type Detector struct {
 	syncs  [][]TreeClock
 	vars   []varState // indexed by object id
 	splits [][8]varState
+	reads  []readSet // the read clocks of states (varState.reads)
 }
 
 // New returns an empty detector.
@@ -135,12 +145,17 @@ func (d *Detector) Reset() {
 			p[i].Reset()
 		}
 	}
+	for i := range d.reads {
+		d.reads[i].empty()
+	}
 	for i := range d.vars {
-		d.vars[i].reset()
+		v := &d.vars[i]
+		*v = varState{reads: v.reads}
 	}
 	for i := range d.splits {
 		for b := range d.splits[i] {
-			d.splits[i][b].reset()
+			v := &d.splits[i][b]
+			*v = varState{reads: v.reads}
 		}
 	}
 	d.splits = d.splits[:0]
@@ -277,18 +292,18 @@ func (d *Detector) Access(g int32, obj int32, mask uint8, write, atomic bool, si
 			} else if !v.shared && v.rg == g && v.r == now && (atomic || !v.ratomic) {
 				return nil
 			}
-			return check(v, obj, c, g, write, atomic, site)
+			return d.check(v, obj, c, g, write, atomic, site)
 		}
 		if v.mask == 0 {
 			v.mask = mask
-			return check(v, obj, c, g, write, atomic, site)
+			return d.check(v, obj, c, g, write, atomic, site)
 		}
 		d.splitWord(v)
 	}
 	bs := &d.splits[v.split-1]
 	for b := 0; b < 8; b++ {
 		if mask&(1<<b) != 0 {
-			if r := check(&bs[b], obj, c, g, write, atomic, site); r != nil {
+			if r := d.check(&bs[b], obj, c, g, write, atomic, site); r != nil {
 				return r
 			}
 		}
@@ -308,16 +323,16 @@ func (d *Detector) splitWord(v *varState) {
 	bs := &d.splits[v.split-1]
 	for b := range bs {
 		if v.mask&(1<<b) != 0 {
-			bs[b].copyFrom(v)
+			d.copyState(&bs[b], v)
 		} else {
-			bs[b].reset()
+			d.reset(&bs[b])
 		}
 	}
 }
 
 // check is FastTrack on one location, with atomic accesses that do not
 // race with each other.
-func check(v *varState, obj int32, c *TreeClock, g int32, write, atomic bool, site uint32) *Race {
+func (d *Detector) check(v *varState, obj int32, c *TreeClock, g int32, write, atomic bool, site uint32) *Race {
 	now := c.clk[g]
 	if write {
 		if v.wg == g && v.w == now && (atomic || !v.watomic) {
@@ -331,13 +346,13 @@ func check(v *varState, obj int32, c *TreeClock, g int32, write, atomic bool, si
 		return &Race{Var: obj, Prev: Access{G: v.wg, Site: v.wsite, Write: true, Atomic: v.watomic}, Cur: cur}
 	}
 	if !write {
-		return v.read(c, g, now, atomic, site)
+		return d.read(v, c, g, now, atomic, site)
 	}
 	// A write: every read must happen before it, except atomic reads for
 	// an atomic write, which stay recorded.
 	keep := false
 	if v.shared {
-		rs := v.reads
+		rs := &d.reads[v.reads-1]
 		for t, rc := range rs.rvc {
 			if int32(t) != g && rc > c.Get(int32(t)) {
 				if !(atomic && rs.rat[t]) {
@@ -363,9 +378,9 @@ func check(v *varState, obj int32, c *TreeClock, g int32, write, atomic bool, si
 }
 
 // read records a read that races with no write.
-func (v *varState) read(c *TreeClock, g int32, now uint32, atomic bool, site uint32) *Race {
+func (d *Detector) read(v *varState, c *TreeClock, g int32, now uint32, atomic bool, site uint32) *Race {
 	if v.shared {
-		rs := v.reads
+		rs := &d.reads[v.reads-1]
 		n := int(g) + 1
 		rs.rvc = grow(rs.rvc, n)
 		for len(rs.rsites) < n {
@@ -384,11 +399,7 @@ func (v *varState) read(c *TreeClock, g int32, now uint32, atomic bool, site uin
 	}
 	// Two unordered reads: switch to a read vector clock.
 	v.shared = true
-	rs := v.reads
-	if rs == nil {
-		rs = new(readSet)
-		v.reads = rs
-	}
+	rs := d.readSet(v)
 	n := int(g) + 1
 	if int(v.rg)+1 > n {
 		n = int(v.rg) + 1
