@@ -5,7 +5,9 @@
 // test starts 2 to 5 goroutines doing 5 to 40 operations drawn from a
 // grammar of what Go developers use: shared memory of many shapes guarded
 // by locks, channels, select, sync, sync/atomic, context, timers,
-// panic/recover. A program comes in forms: Safe (every shared access
+// panic/recover; and (wide.go) io.Pipe and net.Pipe, a context.Context
+// the program implements, reflect.Select, memory statistics, weak
+// pointers, finalizers and cleanups, t.Cleanup. A program comes in forms: Safe (every shared access
 // ordered by construction, no deadlock by construction), Racy (Safe with
 // one planted data race: one access left unguarded) and, for programs
 // generated with bugs, Bug (deadlocks, leaks, panics and failed assertions

@@ -227,6 +227,7 @@ func Generate(seed int64) *Program {
 	if g.bug {
 		deepen(g.p, g.n)
 	}
+	widen(g.p, g.n)
 	chooseSubtests(g.p)
 	return g.p
 }

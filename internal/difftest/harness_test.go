@@ -127,7 +127,7 @@ func TestGenerate(t *testing.T) {
 	if subtests < 50 || subtests > 100 {
 		t.Errorf("%d of 300 programs run parallel subtests, want about a quarter", subtests)
 	}
-	for _, want := range []string{"map.range", "map.len", "map.rangedelete", "slice.range", "array.rangeindex", "select.multi", "select.timeafter", "cond.wait", "ctx.done", "once.func", "atomic.add", "syncmap.range", "time.ticker", "panic.recover", "seq.select", "deep.abandonedsender", "deep.lockorder", "deep.recursiverlock", "deep.doubleclose"} {
+	for _, want := range []string{"map.range", "map.len", "map.rangedelete", "slice.range", "array.rangeindex", "select.multi", "select.timeafter", "cond.wait", "ctx.done", "once.func", "atomic.add", "syncmap.range", "time.ticker", "panic.recover", "seq.select", "deep.abandonedsender", "deep.lockorder", "deep.recursiverlock", "deep.doubleclose", "pipe.readall", "netpipe.readall", "mctx.done", "runtime.finalizer", "runtime.weak", "test.cleanup", "seq.allocs", "seq.memstats", "seq.weak", "seq.finalizer", "seq.addcleanup", "seq.reflectselect", "seq.mctx", "seq.iopipe", "seq.netpipe", "seq.netdeadline"} {
 		if !kinds[want] {
 			t.Errorf("300 programs have no statement %s", want)
 		}

@@ -350,8 +350,11 @@ const header = `package p
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand"
+	"net"
 	"os"
 	"reflect"
 	"runtime"
@@ -362,11 +365,16 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
 )
 
 var (
 	_ = bytes.MinRead
 	_ = context.Background
+	_ = errors.Is
+	_ = io.EOF
+	_ = net.Pipe
+	_ = weak.Make[int]
 	_ = rand.Intn
 	_ = reflect.TypeOf
 	_ = runtime.Gosched
@@ -404,6 +412,30 @@ type state struct {
 }
 
 var gv int
+
+// sinkp makes an allocation escape.
+var sinkp *int
+
+// mctx is a context.Context the program implements itself, as mock
+// clocks do: the standard library can only watch its Done channel.
+type mctx struct {
+	done chan struct{}
+	once sync.Once
+}
+
+func newMctx() *mctx { return &mctx{done: make(chan struct{})} }
+func (c *mctx) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c *mctx) Done() <-chan struct{} { return c.done }
+func (c *mctx) Value(any) any { return nil }
+func (c *mctx) cancel() { c.once.Do(func() { close(c.done) }) }
+func (c *mctx) Err() error {
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
+}
 
 func newState() *state {
 	gv = 0
