@@ -85,7 +85,10 @@ The following flags are recognized by interleave test:
 	    When a timer may fire before its time while other goroutines
 	    could run: stall (default), at most -stall early and only to wake
 	    a select that waits on other channels too, or an AfterFunc;
-	    eager, at any point; idle, never.
+	    eager, at any point; idle, never. Under stall, a test that passes
+	    where a sleep or a lone wait on a timer was held back runs 30 to
+	    100 random schedules more where it may end early, and fails only
+	    on a data race there (a stall orders nothing).
 	-stall d
 	    How early a timer may fire under -timers=stall (default 10ms).
 	-pct-depth d, -preemptions k, -dpor optimal|source, -mpc sound|simple,

@@ -130,10 +130,13 @@ type Config struct {
 	// channels (a timeout racing with work) or to run an AfterFunc
 	// callback, and only within Stall of its time; never into a poll or
 	// for a sleep. "eager": early at any choice point. "idle": never early
-	// (testing/synctest's fake clock).
+	// (testing/synctest's fake clock). "stall-all": as "stall", for a
+	// sleep and a lone wait too; the files of data races found by the
+	// schedules that look for races needing a stall after a search under
+	// "stall" passed.
 	Timers string `json:"timers,omitempty"`
 	// Stall bounds how long before its time a timer may fire under
-	// "stall" (default 10ms).
+	// "stall" and "stall-all" (default 10ms).
 	Stall Duration `json:"stall,omitempty"`
 	// MaxGoroutines bounds the live goroutines of one schedule; a schedule
 	// that exceeds it is reported as a resource limit (default 100000).

@@ -80,6 +80,11 @@ type Options struct {
 	// behind with leakKeys, schedule 1's in the first process.
 	afresh   bool
 	leakKeys []sched.LeakKey
+	// racesOnly marks the search for races that need a stall
+	// (stallRaces): only a data race is a finding; stallSearch names the
+	// search before it, which showed none.
+	racesOnly   bool
+	stallSearch string
 	// LeaksAll reports every goroutine leak as a finding, also one that
 	// every schedule shows (the -leaks=all of interleave test); without
 	// it, such a leak is a note in Report.Notes.
@@ -180,6 +185,7 @@ type Report struct {
 
 	parts    []wire.Part     // a shard's parts of a dfs or pcb search
 	leakKeys []sched.LeakKey // what schedule 1 left behind (sched.Result.LeakKeys)
+	held     bool            // sched.Result.Held
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -208,7 +214,8 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Timers:     p.timers,
 		Stall:      opts.Stall,
 
-		TimingNotes: !opts.TimingFail && opts.Replay == nil && opts.Regress == nil,
+		TimingNotes: !opts.TimingFail && opts.Replay == nil && opts.Regress == nil && !opts.racesOnly,
+		RacesOnly:   opts.racesOnly,
 
 		MaxGoroutines:  opts.MaxGoroutines,
 		MaxObjects:     opts.MaxObjects,
@@ -222,7 +229,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if p.mpc != nil {
 		scfg.Symbolic = p.mpc
 	}
-	if !opts.NoLeaks && !opts.LeaksAll && opts.Replay == nil && opts.Regress == nil {
+	if !opts.NoLeaks && !opts.LeaksAll && opts.Replay == nil && opts.Regress == nil && !opts.racesOnly {
 		scfg.LeakNotes = true
 		switch {
 		case opts.afresh:
@@ -286,7 +293,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if len(res.NeverStops) > 0 {
 		rep.Notes = neverStops(res.NeverStops)
 	}
-	rep.leakKeys = res.LeakKeys
+	rep.leakKeys, rep.held = res.LeakKeys, res.Held
 	if f := res.Finding; f != nil && f.OverBudget {
 		rep.NotExplored = f.Message
 		res.Finding = nil
@@ -295,7 +302,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 	if f == nil && res.Timing != nil && res.Diverged == "" {
 		f, timing = res.Timing, true
 	}
-	if f != nil && len(f.EarlyTimers) > 0 && opts.Replay == nil && opts.Regress == nil {
+	if f != nil && len(f.EarlyTimers) > 0 && opts.stallSearch != "" {
+		f.StallSearch = opts.stallSearch
+	} else if f != nil && len(f.EarlyTimers) > 0 && opts.Replay == nil && opts.Regress == nil {
 		// Does the finding need a goroutine stalled? A search that fires
 		// timers only in time, or when nothing else can run, tells.
 		idle, err := stallFree(name, opts, scfg, body, f, res.Iterations)
@@ -638,4 +647,60 @@ func stallFree(name string, opts Options, scfg sched.Config, body func(), f *sch
 	}
 	f.StallChecked = res.Iterations
 	return nil, nil
+}
+
+// Run is Explore, then, when the search passed, stallRaces: what a test
+// run by the driver in one process gets.
+func Run(name string, opts Options, body func()) (*Report, error) {
+	rep, err := Explore(name, opts, body)
+	if err != nil {
+		return nil, err
+	}
+	return stallRaces(name, opts, body, rep)
+}
+
+// stallRaceSchedules bounds the schedules of stallRaces.
+const stallRaceSchedules = 100
+
+// stallRaces looks for the data races a passing search under the default
+// timer policy could not show because they need a goroutine stalled: a
+// lone wait on a timer (a sleep, a receive from a timer's channel or a
+// deadline's Done) ends while another goroutine, which natively a loaded
+// machine stalls that long, still has quick work to do. Such a race is
+// real whatever the timing (a stall orders nothing, so Go's race detector
+// reports it on a machine that stalls the goroutine: go test -race did on
+// 209 of 220 runs of a generated program, on a loaded machine), but the
+// default policy never lets a sleep's timer fire early, for the sake of
+// the other findings, which such a stall may explain (docs/real-modules.md,
+// the default timer policy). So when the search kept a timer due within
+// -stall from firing early for such a wait (Report.held), some random
+// schedules (a tenth of the search's, 30 to stallRaceSchedules) run under
+// "stall-all", where it may, keeping only data races as findings. rep is
+// the search's report; the result is rep, or the report of the race.
+func stallRaces(name string, opts Options, body func(), rep *Report) (*Report, error) {
+	if !rep.held || rep.Kind != "" || rep.NotExplored != "" || rep.Diverged != "" || rep.Skipped ||
+		opts.NoRace || opts.Replay != nil || opts.Regress != nil || opts.Timers != "" && opts.Timers != "stall" {
+		return rep, nil
+	}
+	budget := opts.Budget
+	if budget > 0 {
+		if budget -= rep.Elapsed; budget <= 0 {
+			return rep, nil
+		}
+	}
+	o := opts
+	o.Strategy, o.Timers, o.Budget = "random", "stall-all", budget
+	o.Schedules = min(stallRaceSchedules, max(30, rep.Schedules/10))
+	o.jobs, o.rounds, o.number, o.Next, o.afresh, o.Progress = nil, nil, nil, nil, false, nil
+	o.racesOnly = true
+	o.stallSearch = fmt.Sprintf("the %s search's %d schedules, which let no sleep or lone wait on a timer end early,", rep.Strategy, rep.Schedules)
+	r, err := Explore(name, o, body)
+	if err != nil {
+		return nil, err
+	}
+	if r.Kind != sched.KindRace {
+		return rep, nil
+	}
+	r.Notes = append(append([]string(nil), rep.Notes...), r.Notes...)
+	return r, nil
 }

@@ -181,10 +181,17 @@ func timerPolicy(opts *Options) (sched.TimerPolicy, error) {
 		timers = sched.TimersEager
 	case "idle":
 		timers = sched.TimersIdle
+	case "stall-all":
+		// The search for races that need a stall (stallRaces); a schedule
+		// file it wrote replays under it.
+		timers = sched.TimersStallAll
+		if opts.Stall <= 0 {
+			opts.Stall = time.Duration(wire.DefaultStall)
+		}
 	default:
 		return 0, fmt.Errorf("interleave: unknown timer mode %q (want stall, eager or idle)", opts.Timers)
 	}
-	if opts.Timers != "stall" {
+	if opts.Timers != "stall" && opts.Timers != "stall-all" {
 		opts.Stall = 0
 	}
 	return timers, nil

@@ -141,11 +141,18 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 	explored = append(explored, t.Name())
 	rep, err := exploreShare(t.Name(), opts, run, more)
 	if split != nil {
+		held := rep != nil && rep.held
 		var perr error
 		rep, perr = split.finish(rep)
 		if perr != nil && err == nil {
 			t.Error(perr)
 		}
+		if rep != nil {
+			rep.held = rep.held || held
+		}
+	}
+	if err == nil && !replaying && !cfg.Afresh && cfg.Shard == "" {
+		rep, err = stallRaces(t.Name(), opts, run, rep)
 	}
 	if err != nil {
 		t.Fatal(err)

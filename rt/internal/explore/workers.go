@@ -631,8 +631,13 @@ func runWorker(t *testing.T, cfg wire.Config, kind strategies.Split, opts Option
 // search, again as long as again says its finding was superseded by one
 // before it, since the parts before that one are still to run.
 func exploreShare(name string, opts Options, body func(), again func() bool) (*Report, error) {
+	held := false // a round that held a timer back (stallRaces)
 	for {
 		rep, err := Explore(name, opts, body)
+		if rep != nil {
+			held = held || rep.held
+			rep.held = held
+		}
 		if err != nil || again == nil || !again() {
 			return rep, err
 		}

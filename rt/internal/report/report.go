@@ -170,7 +170,10 @@ func writeEarlyTimers(b *strings.Builder, f *sched.Finding, pos Positions) {
 		more = fmt.Sprintf(" (and %d more timers fired early)", n)
 	}
 	verdict := "-timers=idle tells whether the finding needs such a stall"
-	if f.StallChecked > 0 {
+	switch {
+	case f.StallSearch != "":
+		verdict = "the finding needs such a stall: " + f.StallSearch + " did not show it"
+	case f.StallChecked > 0:
 		verdict = fmt.Sprintf("the finding needs such a stall: %d schedules that stall no goroutine did not show it", f.StallChecked)
 	}
 	fmt.Fprintf(b, "timing: the %v timer%s fired %v early, stalling %s that long%s; %s\n",

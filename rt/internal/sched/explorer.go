@@ -77,6 +77,11 @@ type Config struct {
 	// what it leaves behind (for a process that explores a test afresh,
 	// where running it first would leave the state it avoids).
 	NoCalibration bool
+	// RacesOnly keeps only data races as findings: a schedule that ends
+	// in any other finding counts as passed (the search for races that
+	// need a goroutine stalled, under TimersStallAll, whose other
+	// findings the default policy does not assume).
+	RacesOnly bool
 	// TimingNotes tells a test failure that only a schedule firing a
 	// timer early shows (the test's timeout beat work that could still
 	// run: a timing assumption of the test) from a finding: the first
@@ -130,6 +135,11 @@ type Result struct {
 	// and TimingIteration the number of its schedule.
 	Timing          *Finding
 	TimingIteration int
+	// Held says a timer due within Config.Stall was kept from firing
+	// early, under TimersStall, only because what waited for it was a
+	// sleep or a lone wait on it: a search under TimersStallAll may show
+	// races this one cannot.
+	Held bool
 }
 
 // Explorer runs iterations.
@@ -151,6 +161,7 @@ type Explorer struct {
 	epoch time.Time // when every iteration starts (epoch.go)
 
 	leaksChecked bool // the test checks for leaks itself (CheckLeaks)
+	held         bool // Result.Held
 }
 
 // exploring serializes explorations in one process: the controlled world
@@ -292,6 +303,9 @@ func Explore(cfg Config, body func()) *Result {
 			}
 			it.finding = nil // a note, unless a search without stalls shows it (explore)
 		}
+		if cfg.RacesOnly && it.diverged == "" && it.finding != nil && it.finding.Kind != KindRace {
+			it.finding = nil
+		}
 		r.Logs, r.Steps, r.Skipped = it.logs, it.steps, it.skipped
 		last = it
 		r.Choices = append(r.Choices[:0], it.choices...)
@@ -342,6 +356,7 @@ func Explore(cfg Config, body func()) *Result {
 		r.Hash = last.eventHash()
 	}
 	r.Elapsed = time.Since(start)
+	r.Held = x.held
 	return r
 }
 

@@ -75,6 +75,10 @@ type Finding struct {
 	// fires no timer early (TimersIdle) were run without showing this
 	// finding, which fired timers early: it needs a goroutine stalled.
 	StallChecked int
+	// StallSearch, when set, names the search without the stalls this
+	// finding needs that did not show it (a search under TimersStall,
+	// before the one under TimersStallAll that found a data race).
+	StallSearch string
 
 	// OverBudget marks the resource limit of a first schedule still
 	// running when Config.Budget ran out: not a bug, the test could not

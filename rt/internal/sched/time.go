@@ -79,6 +79,14 @@ const (
 	// TimersIdle never fires a timer early: only when its time has come,
 	// or when nothing else can run (testing/synctest's fake clock).
 	TimersIdle
+	// TimersStallAll lets any timer due within Config.Stall fire early,
+	// for a sleep and a lone wait too: the policy of the search for data
+	// races that need a goroutine stalled (Config.RacesOnly). A stall
+	// orders nothing, so a race such a schedule shows is one Go's race
+	// detector reports when the machine stalls that goroutine; what
+	// else it shows may rest on the stall, which TimersStall never
+	// assumes there (a sleep says "let the others run").
+	TimersStallAll
 )
 
 // mayFireEarly reports whether firing t now, while goroutines could still
@@ -96,15 +104,22 @@ func (it *Iteration) mayFireEarly(t *timer) bool {
 	if t.when-it.clock > int64(it.x.cfg.Stall) {
 		return false
 	}
+	if it.x.cfg.Timers == TimersStallAll {
+		return true
+	}
+	ok := true // an AfterFunc callback races with the code
 	switch {
 	case t.g != nil:
-		return false // a sleep says: let the others run
+		ok = false // a sleep says: let the others run
 	case t.ch != nil:
-		return selectWaits(t.ch)
+		ok = selectWaits(t.ch)
 	case t.wakes != nil:
-		return selectWaits(t.wakes)
+		ok = selectWaits(t.wakes)
 	}
-	return true // an AfterFunc callback races with the code
+	if !ok {
+		it.x.held = true
+	}
+	return ok
 }
 
 // selectWaits reports whether a select blocked on channel o together with
