@@ -119,7 +119,8 @@ type Observation struct {
 	Runs     []*Run           `json:"runs"`
 	Replays  []*Replay        `json:"replays,omitempty"`
 	// Eager is random under -timers=eager, on the forms where a native
-	// outcome is one dfs did not reach (Observe).
+	// outcome is one dfs did not reach, and on the Racy form when random
+	// missed a race go test -race reports (Observe).
 	Eager map[Form]*Run `json:"eager,omitempty"`
 	// Budget is the wall-clock budget each exploration had: a run that
 	// used it up stopped at a point that depends on the machine's speed.

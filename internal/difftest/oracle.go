@@ -202,6 +202,14 @@ func JudgeRaces(o *Observation, v *Verdicts) {
 		if r.NoRace {
 			d.Class += " (race detection off)"
 		}
+		if e := o.Eager[Racy]; e != nil {
+			if k, ok := e.Finding(); ok && k == "data race" {
+				// Found once timers may fire early: the race needs a
+				// goroutine stalled, which the default policy never
+				// assumes at a lone wait on a timer.
+				d.Class += " that needs a stall"
+			}
+		}
 		d.Detail = fmt.Sprintf("go test -race: %s; interleave: %s after %d schedules", strings.Join(gp, ", "), what, r.Result.Schedules)
 		v.add(d)
 	}

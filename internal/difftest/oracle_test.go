@@ -81,6 +81,15 @@ func TestRaceOracle(t *testing.T) {
 			t.Errorf("no %q among %v", want, classes(v))
 		}
 	}
+	// A race that random finds only once timers may fire early needs a
+	// stall, and is named so.
+	o := observation(run(Racy, "random", wire.OutcomePass, "", false))
+	o.Eager = map[Form]*Run{Racy: race("random", 20, 30)}
+	v = &Verdicts{}
+	JudgeRaces(o, v)
+	if !hasClass(v, OracleRaces, "missed race that needs a stall") {
+		t.Errorf("a race eager timers find judged as %v", classes(v))
+	}
 	// A race on the Safe form, or away from the planted line, is false.
 	v = &Verdicts{}
 	safe := run(Safe, "random", wire.OutcomeFinding, "data race", false)
@@ -95,7 +104,7 @@ func TestRaceOracle(t *testing.T) {
 		t.Errorf("race through a helper judged as %v", classes(v))
 	}
 	// Go reporting a race on the Safe form is the generator's fault.
-	o := observation()
+	o = observation()
 	o.Native[Safe].Races[NewPair(20, 30)] = 1
 	v = &Verdicts{}
 	JudgeRaces(o, v)

@@ -181,6 +181,18 @@ func Observe(ctx context.Context, cfg Config, p *Program, dir string) (*Observat
 			o.Eager[f] = runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: f, Strategy: "random", Seed: 1, Timers: "eager"})
 		}
 	}
+	// A race go test -race reports that random does not find may need a
+	// goroutine stalled too (a lone wait on a timer ending before
+	// another goroutine's quick work, as natively on a loaded machine):
+	// random under -timers=eager tells such a race apart.
+	if r := findRun(o, Racy, "random"); r != nil && o.Native[Racy] != nil && len(o.Native[Racy].Races) > 0 {
+		if k, ok := r.Finding(); !ok || k != "data race" {
+			if o.Eager == nil {
+				o.Eager = map[Form]*Run{}
+			}
+			o.Eager[Racy] = runInterleave(ctx, cfg, ibin, pkg, dir, &Run{Form: Racy, Strategy: "random", Seed: 1, Timers: "eager"})
+		}
+	}
 	// Replays: the first finding of each strategy and form.
 	for _, run := range o.Runs {
 		if cfg.SkipReplays {
