@@ -209,8 +209,11 @@ var realModules = []realModule{{
 	findings: map[string]string{
 		// Tests that assume work finishes within a few milliseconds; each
 		// fails natively too on a loaded machine.
-		"TestDeadline": "test failure", "TestShutdownSuccess": "test failure",
-		"TestBatcherMultipleBatches": "test failure",
+		"TestDeadline": "test failure", "TestBatcherMultipleBatches": "test failure",
+		// The test's sum is unsynchronized, and a Shutdown that comes
+		// before every Run submitted splits the work into two batches,
+		// summed at once: a race go test -race reports under load too.
+		"TestShutdownSuccess": "data race",
 		// The error's timestamp is taken after the test's sleep began.
 		"TestBreakerErrorExpiry": "test failure",
 	},
