@@ -349,6 +349,10 @@ type Result struct {
 	// reference of the processes that explore its later schedules
 	// (Config.LeakKeys).
 	LeakKeys []string `json:"leak_keys,omitempty"`
+	// Held, from a worker process, says its schedules held a timer back
+	// for a sleep or a lone wait on it: the parent then looks for races
+	// that need a stall (the test's schedules under "stall-all").
+	Held bool `json:"held,omitempty"`
 	// Leftover, for OutcomeNotExplored, says why: not the budget, but a
 	// schedule that passed in this process failed in a fresh one while
 	// this one lived.

@@ -486,6 +486,7 @@ func (p *pool) tallyTree(rep *Report) {
 func (p *pool) merge(rep *Report, r *wire.Result) *Report {
 	if r.Outcome != wire.OutcomeFinding {
 		if rep.Kind == "" {
+			rep.held = rep.held || r.Held
 			rep.Schedules += r.Schedules
 			rep.Skipped = rep.Skipped || r.Outcome == wire.OutcomeSkip
 			rep.Notes = mergeNotes(rep.Notes, r.Notes)
@@ -598,6 +599,7 @@ func runWorker(t *testing.T, cfg wire.Config, kind strategies.Split, opts Option
 		Package: cfg.Package, Test: t.Name(), Outcome: wire.OutcomePass, Strategy: rep.Strategy, Seed: rep.Seed,
 		Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Shard: cfg.Shard,
 		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash, Notes: rep.Notes,
+		Held: rep.held,
 	}
 	switch {
 	case rep.Kind != "":
