@@ -86,7 +86,15 @@ func sleepThenCheck() {
 }
 
 func TestStallSchedulesReportOnlyRaces(t *testing.T) {
-	rep, err := explore.Run("sleepThenCheck", explore.Options{Schedules: 300, ScheduleDir: "-"}, sleepThenCheck)
+	// The search holds the sleep's timer back, so the stall schedules run.
+	rep, err := explore.Explore("sleepThenCheck", explore.Options{Schedules: 300, ScheduleDir: "-"}, sleepThenCheck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !explore.Held(rep) {
+		t.Fatal("the search held no timer back: no stall schedules would run")
+	}
+	rep, err = explore.Run("sleepThenCheck", explore.Options{Schedules: 300, ScheduleDir: "-"}, sleepThenCheck)
 	if err != nil {
 		t.Fatal(err)
 	}

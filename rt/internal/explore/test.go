@@ -141,14 +141,10 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 	explored = append(explored, t.Name())
 	rep, err := exploreShare(t.Name(), opts, run, more)
 	if split != nil {
-		held := rep != nil && rep.held
 		var perr error
-		rep, perr = split.finish(rep)
+		rep, perr = split.finish(rep) // a worker's Held joins rep's (pool.merge)
 		if perr != nil && err == nil {
 			t.Error(perr)
-		}
-		if rep != nil {
-			rep.held = rep.held || held
 		}
 	}
 	if err == nil && !replaying && !cfg.Afresh && cfg.Shard == "" {
