@@ -272,10 +272,25 @@ func SelectSend[T any](sel *Select, c chan<- T, v T) {
 // Do runs the select statement and returns the index of the case taken, or
 // -1 when hasDefault is true and no case was ready.
 func (sel *Select) Do(hasDefault bool) int {
+	return sel.doOrdered(0, hasDefault)
+}
+
+// doOrdered is Do in which the first first cases, when ready, are taken
+// before any other, the lowest index first, as a sequence of non-blocking
+// receives on them before the select would; inside an exploration it is
+// one scheduling point (sched.G.SelectOrdered). The models of the
+// standard library's pipes use it.
+func (sel *Select) doOrdered(first int, hasDefault bool) int {
 	if sel.g == nil {
+		for i := 0; i < first; i++ {
+			if j, v, ok := reflect.Select([]reflect.SelectCase{sel.native[i], {Dir: reflect.SelectDefault}}); j == 0 {
+				sel.value, sel.ok = v, ok
+				return i
+			}
+		}
 		return sel.doNative(hasDefault)
 	}
-	i, slot, ok := sel.g.Select(sel.cases, hasDefault, uint32(sel.site))
+	i, slot, ok := sel.g.SelectOrdered(sel.cases, first, hasDefault, uint32(sel.site))
 	for j, c := range sel.cases {
 		if c.Send && j != i && c.Ch != nil {
 			sel.slabs[j].release(c.Slot)

@@ -5,7 +5,9 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // net.Pipe inside an exploration.
@@ -47,16 +49,29 @@ func NetPipe(s Site) (net.Conn, net.Conn) {
 }
 
 // pipeDeadline is net/pipe.go's: a channel closed when the deadline
-// passes, by a timer on virtual time.
+// passes, by a timer on virtual time. The channel is read with one atomic
+// load (a scheduling point, ordered after the set that stored it) where
+// net/pipe.go takes its mutex: a read that comes while set waits for the
+// timer's callback gets the channel the callback is closing, as a read
+// just before that set would.
 type pipeDeadline struct {
 	site   Site
-	mu     sync.Mutex // guards timer and cancel (modeled)
+	mu     sync.Mutex // serializes set, and guards timer (modeled)
 	timer  *time.Timer
-	cancel chan struct{} // must be non-nil
+	cancel atomic.Pointer[chan struct{}] // never nil; stored under mu
 }
 
 func makePipeDeadline(s Site) *pipeDeadline {
-	return &pipeDeadline{site: s, cancel: MakeChan[struct{}](0, s)}
+	d := &pipeDeadline{site: s}
+	c := MakeChan[struct{}](0, s)
+	d.cancel.Store(&c)
+	return d
+}
+
+// store replaces the channel.
+func (d *pipeDeadline) store(c chan struct{}) {
+	atomicPoint(unsafe.Pointer(&d.cancel), unsafe.Sizeof(d.cancel), atomicStore, d.site)
+	d.cancel.Store(&c)
 }
 
 // set sets the point in time when the deadline will time out.
@@ -65,16 +80,17 @@ func (d *pipeDeadline) set(t time.Time) {
 	Lock(&d.mu, s)
 	defer Unlock(&d.mu, s)
 
+	cancel := *d.cancel.Load() // only set stores it, under mu
 	if d.timer != nil && !TimerStop(d.timer, s) {
-		Recv((<-chan struct{})(d.cancel), s) // wait for the timer callback to finish and close cancel
+		Recv((<-chan struct{})(cancel), s) // wait for the timer callback to finish and close cancel
 	}
 	d.timer = nil
 
 	// Time is zero, then there is no deadline.
-	closed := isClosedChan(d.cancel, s)
+	closed := isClosedChan(cancel, s)
 	if t.IsZero() {
 		if closed {
-			d.cancel = MakeChan[struct{}](0, s)
+			d.store(MakeChan[struct{}](0, s))
 		}
 		return
 	}
@@ -82,24 +98,23 @@ func (d *pipeDeadline) set(t time.Time) {
 	// Time in the future, set up a timer to cancel in the future.
 	if dur := Until(t, s); dur > 0 {
 		if closed {
-			d.cancel = MakeChan[struct{}](0, s)
+			cancel = MakeChan[struct{}](0, s)
+			d.store(cancel)
 		}
-		c := d.cancel
-		d.timer = AfterFunc(dur, func() { Close(c, s) }, s)
+		d.timer = AfterFunc(dur, func() { Close(cancel, s) }, s)
 		return
 	}
 
 	// Time in the past, so close immediately.
 	if !closed {
-		Close(d.cancel, s)
+		Close(cancel, s)
 	}
 }
 
 // wait returns a channel that is closed when the deadline is exceeded.
 func (d *pipeDeadline) wait() chan struct{} {
-	Lock(&d.mu, d.site)
-	defer Unlock(&d.mu, d.site)
-	return d.cancel
+	atomicPoint(unsafe.Pointer(&d.cancel), unsafe.Sizeof(d.cancel), atomicLoad, d.site)
+	return *d.cancel.Load()
 }
 
 // isClosedChan polls c, as net/pipe.go does.
@@ -145,35 +160,27 @@ func (p *netPipe) Read(b []byte) (int, error) {
 	return n, err
 }
 
+// read is net/pipe.go's read: its checks for a closed pipe or a passed
+// deadline, then its select, as one ordered select.
 func (p *netPipe) read(b []byte) (n int, err error) {
 	s := p.site
-	switch {
-	case isClosedChan(p.localDone, s):
-		return 0, io.ErrClosedPipe
-	case isClosedChan(p.remoteDone, s):
-		return 0, io.EOF
-	case isClosedChan(p.readDeadline.wait(), s):
-		return 0, os.ErrDeadlineExceeded
-	}
-
-	deadline := p.readDeadline.wait()
 	sel := SelectStart(s)
-	SelectRecv(sel, p.rdRx)
 	SelectRecv(sel, (<-chan struct{})(p.localDone))
 	SelectRecv(sel, p.remoteDone)
-	SelectRecv(sel, (<-chan struct{})(deadline))
-	switch sel.Do(false) {
+	SelectRecv(sel, (<-chan struct{})(p.readDeadline.wait()))
+	SelectRecv(sel, p.rdRx)
+	switch sel.doOrdered(3, false) {
 	case 0:
+		return 0, io.ErrClosedPipe
+	case 1:
+		return 0, io.EOF
+	case 2:
+		return 0, os.ErrDeadlineExceeded
+	default:
 		bw, _ := SelectValue[[]byte](sel)
 		nr := copy(b, bw)
 		Send(p.rdTx, nr, s)
 		return nr, nil
-	case 1:
-		return 0, io.ErrClosedPipe
-	case 2:
-		return 0, io.EOF
-	default:
-		return 0, os.ErrDeadlineExceeded
 	}
 }
 
@@ -185,35 +192,33 @@ func (p *netPipe) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// write is net/pipe.go's write. Its checks for a closed pipe or a passed
+// deadline come first in the select of its first round, after the lock:
+// a pipe closed while the write waits for the lock ends it there, which
+// net/pipe.go's select may do too.
 func (p *netPipe) write(b []byte) (n int, err error) {
 	s := p.site
-	switch {
-	case isClosedChan(p.localDone, s):
-		return 0, io.ErrClosedPipe
-	case isClosedChan(p.remoteDone, s):
-		return 0, io.ErrClosedPipe
-	case isClosedChan(p.writeDeadline.wait(), s):
-		return 0, os.ErrDeadlineExceeded
-	}
-
 	Lock(&p.wrMu, s) // ensure the entirety of b is written together
 	defer Unlock(&p.wrMu, s)
 	for once := true; once || len(b) > 0; once = false {
-		deadline := p.writeDeadline.wait()
 		sel := SelectStart(s)
-		SelectSend(sel, p.wrTx, b)
 		SelectRecv(sel, (<-chan struct{})(p.localDone))
 		SelectRecv(sel, p.remoteDone)
-		SelectRecv(sel, (<-chan struct{})(deadline))
-		switch sel.Do(false) {
-		case 0:
+		SelectRecv(sel, (<-chan struct{})(p.writeDeadline.wait()))
+		SelectSend(sel, p.wrTx, b)
+		first := 0
+		if once {
+			first = 3
+		}
+		switch sel.doOrdered(first, false) {
+		case 0, 1:
+			return n, io.ErrClosedPipe
+		case 2:
+			return n, os.ErrDeadlineExceeded
+		default:
 			nw := Recv(p.wrRx, s)
 			b = b[nw:]
 			n += nw
-		case 1, 2:
-			return n, io.ErrClosedPipe
-		default:
-			return n, os.ErrDeadlineExceeded
 		}
 	}
 	return n, nil

@@ -104,16 +104,13 @@ func pipeOf(a unsafe.Pointer) *ioPipe {
 	return p
 }
 
+// read is io/pipe.go's read: its check for a closed pipe, then its
+// select, as one ordered select.
 func (p *ioPipe) read(b []byte, s Site) (n int, err error) {
 	sel := SelectStart(s)
 	SelectRecv(sel, (<-chan struct{})(p.done))
-	if sel.Do(true) == 0 {
-		return 0, p.readCloseError()
-	}
-	sel = SelectStart(s)
 	SelectRecv(sel, (<-chan []byte)(p.wrCh))
-	SelectRecv(sel, (<-chan struct{})(p.done))
-	if sel.Do(false) == 0 {
+	if sel.doOrdered(1, false) == 1 {
 		bw, _ := SelectValue[[]byte](sel)
 		nr := copy(b, bw)
 		Send(p.rdCh, nr, s)
@@ -122,19 +119,22 @@ func (p *ioPipe) read(b []byte, s Site) (n int, err error) {
 	return 0, p.readCloseError()
 }
 
+// write is io/pipe.go's write. Its check for a closed pipe comes first in
+// the select of its first round, after the lock: a pipe closed while the
+// write waits for the lock ends it there, which io/pipe.go's select may do
+// too.
 func (p *ioPipe) write(b []byte, s Site) (n int, err error) {
-	sel := SelectStart(s)
-	SelectRecv(sel, (<-chan struct{})(p.done))
-	if sel.Do(true) == 0 {
-		return 0, p.writeCloseError()
-	}
 	Lock(&p.wrMu, s)
 	defer Unlock(&p.wrMu, s)
 	for once := true; once || len(b) > 0; once = false {
 		sel := SelectStart(s)
-		SelectSend(sel, (chan<- []byte)(p.wrCh), b)
 		SelectRecv(sel, (<-chan struct{})(p.done))
-		if sel.Do(false) != 0 {
+		SelectSend(sel, (chan<- []byte)(p.wrCh), b)
+		first := 0
+		if once {
+			first = 1
+		}
+		if sel.doOrdered(first, false) == 0 {
 			return n, p.writeCloseError()
 		}
 		nw := Recv((<-chan int)(p.rdCh), s)

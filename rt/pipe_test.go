@@ -214,6 +214,22 @@ var pipeScenarios = map[string]func(w *world, t *transcript){
 		t.add("a", "write %d %s", n, errText(err))
 		t.add("a", "deadline %s", errText(a.SetReadDeadline(time.Time{})))
 	},
+	// A deadline that passed wins over a writer waiting: net/pipe.go checks
+	// it before its select, and the model's one ordered select must too.
+	"net/passed-deadline-first": func(w *world, t *transcript) {
+		a, b := w.netPipe()
+		t.add("a", "deadline %s", errText(a.SetReadDeadline(w.now().Add(-time.Second))))
+		w.spawn(func() {
+			n, err := b.Write([]byte("x"))
+			t.add("b", "write %d %s", n, errText(err))
+		})
+		buf := make([]byte, 4)
+		n, err := a.Read(buf)
+		t.add("a", "read %d %s", n, errText(err))
+		a.SetReadDeadline(time.Time{})
+		n, err = a.Read(buf)
+		t.add("a", "read %q %s", buf[:n], errText(err))
+	},
 	// Deadlines: a read nobody answers times out, a deadline in the past
 	// fails at once, and clearing it makes the end usable again.
 	"net/deadlines": func(w *world, t *transcript) {

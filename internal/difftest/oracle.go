@@ -87,7 +87,7 @@ func (v *Verdicts) check(oracle, strategy string) {
 func Judge(o *Observation) *Verdicts {
 	v := &Verdicts{}
 	if o.BuildErr != "" {
-		v.add(Discrepancy{Oracle: OracleHarness, Class: "program does not build", Detail: firstLine(o.BuildErr)})
+		v.add(Discrepancy{Oracle: OracleHarness, Class: "program does not build", Detail: buildError(o.BuildErr)})
 		return v
 	}
 	JudgeRobustness(o, v)
@@ -477,6 +477,19 @@ func crashSite(out, err string) string {
 		s = firstLine(err)
 	}
 	return s
+}
+
+// buildError is the first line of a failed build's error and the first
+// compiler message in it (a "file.go:line:col: ..." line), which the
+// first line alone leaves out.
+func buildError(s string) string {
+	first := firstLine(s)
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); strings.Contains(l, ".go:") {
+			return first + " " + l
+		}
+	}
+	return first
 }
 
 func firstLine(s string) string {

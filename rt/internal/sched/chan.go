@@ -457,6 +457,18 @@ func (w *waitq) hasWaiter() bool {
 // case taken (-1: default) and, for a receive case, the slot received and
 // the ok flag.
 func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32, bool) {
+	return g.SelectOrdered(cases, 0, hasDefault, site)
+}
+
+// SelectOrdered is Select in which the first first cases, when ready at the
+// point, are taken before any other, the lowest index first: one point for
+// what is, in the code it models, a sequence of non-blocking polls followed
+// by a select (net/pipe.go's checks for a closed pipe or a passed deadline
+// before its select). The polls' own interleavings are not explored: a case
+// ready before the point wins, as it does after the polls, and one that
+// becomes ready later wakes the select, which the code allows too; no
+// outcome the code cannot give is added.
+func (g *G) SelectOrdered(cases []SelectCase, first int, hasDefault bool, site uint32) (int, int32, bool) {
 	if g.it.memWatch {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
@@ -487,6 +499,9 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 			}
 			it.opts = append(it.opts, strategy.Option{G: g.ID, Case: int32(i), Ev: event.Event{G: g.ID, Op: op, Obj: it.eventID(c.Ch), Site: site}})
 		}
+	}
+	if first > 0 && len(it.opts) > 1 && it.opts[0].Case < int32(first) {
+		it.opts = it.opts[:1] // built in case order: the lowest index first
 	}
 	switch {
 	case len(it.opts) > 0:
