@@ -161,7 +161,8 @@ func TestLivelockNeedsEvidence(t *testing.T) {
 	// A goroutine spinning on a flag nobody will set, while the others
 	// are blocked: it polls the same location without progress, and the
 	// report names it.
-	rep, err := rt.Explore("Spin", rt.Options{Strategy: "pct", Schedules: 5, ScheduleDir: "-"}, func() {
+	// Alone, it gets 8 times the bound.
+	rep, err := rt.Explore("Spin", rt.Options{Strategy: "pct", Schedules: 5, MaxSteps: 100000, ScheduleDir: "-"}, func() {
 		var flag int32
 		block := rt.MakeChan[int](0, 0)
 		rt.Go(func() { rt.Recv(block, 0) }, 0)
@@ -171,8 +172,49 @@ func TestLivelockNeedsEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Kind != "livelock" || !strings.Contains(rep.Message, "goroutine 1 kept polling for 1000000 scheduling points") {
+	if rep.Kind != "livelock" || !strings.Contains(rep.Message, "goroutine 1 kept polling for 800001 scheduling points, alone") {
 		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+	// Two goroutines that spin, each waiting for the other's flag, are
+	// reported at the bound itself.
+	rep, err = rt.Explore("Spin2", rt.Options{Strategy: "pct", Schedules: 5, MaxSteps: 100000, ScheduleDir: "-"}, func() {
+		var a, b int32
+		rt.Go(func() {
+			for rt.AtomicLoadInt32(&a, 0) == 0 {
+			}
+		}, 0)
+		for rt.AtomicLoadInt32(&b, 0) == 0 {
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "livelock" || !strings.Contains(rep.Message, "kept polling for 100001 scheduling points while") {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}
+
+func TestLongLoopAloneIsNoLivelock(t *testing.T) {
+	// A test's loop of many cache reads under a lock, in one goroutine:
+	// as quiet as a spin (the same lock, the same map entry), but its own
+	// count ends it. 5 times the bound passes.
+	rep, err := rt.Explore("Gets", rt.Options{Schedules: 3, MaxSteps: 10000, ScheduleDir: "-"}, func() {
+		var mu sync.Mutex
+		v := 1
+		sum := 0
+		for i := 0; i < 5*10000/3; i++ {
+			rt.Lock(&mu, 0)
+			rt.Read(&v, 0)
+			sum += v
+			rt.Unlock(&mu, 0)
+		}
+		_ = sum
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("%s:\n%.2000s", rep.Kind, rep.Text)
 	}
 }
 
@@ -180,7 +222,7 @@ func TestSpinningAfterTheTestIsALeak(t *testing.T) {
 	// A goroutine left spinning on a flag nobody will set once the test
 	// returned (ants' TestMaxBlockingSubmit leaves nine): the test is
 	// over, the goroutine outlives it, as goleak would say.
-	rep, err := rt.Explore("SpinAfter", rt.Options{Schedules: 3, LeaksAll: true, ScheduleDir: "-"}, func() {
+	rep, err := rt.Explore("SpinAfter", rt.Options{Schedules: 3, LeaksAll: true, MaxSteps: 100000, ScheduleDir: "-"}, func() {
 		var flag int32
 		rt.Go(func() {
 			for rt.AtomicLoadInt32(&flag, 0) == 0 {

@@ -97,7 +97,8 @@ The following flags are recognized by interleave test:
 	    Settings of one strategy: see "interleave help strategies".
 	-steps n, -goroutines n, -choices n, -objects n
 	    Bounds of one schedule: scheduling points that only poll before a
-	    livelock is reported (default 1000000), live goroutines (100000),
+	    livelock is reported (default 1000000; 8 times it for a goroutine
+	    that polls alone), live goroutines (100000),
 	    choice points (10000000), tracked objects (16000000). A schedule
 	    past one is reported as a resource limit naming the flag.
 	-stuck-after d

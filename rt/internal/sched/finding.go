@@ -118,17 +118,26 @@ func (it *Iteration) livelock() *Finding {
 		return &Finding{
 			leaked: keys,
 			Kind:   KindLeak,
-			Message: fmt.Sprintf("%s still running after the test returned: goroutine %s kept polling for %d scheduling points while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending",
-				goroutinesAre(len(gs)), strings.Join(spinning, ", "), it.x.cfg.MaxSteps),
+			Message: fmt.Sprintf("%s still running after the test returned: goroutine %s kept polling for %d scheduling points%s while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending",
+				goroutinesAre(len(gs)), strings.Join(spinning, ", "), it.quiet(), it.aloneNote()),
 			Goroutines: gs,
 		}
 	}
 	return &Finding{
 		Kind: KindLivelock,
-		Message: fmt.Sprintf("goroutine %s kept polling for %d scheduling points while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending (-steps raises the bound)",
-			strings.Join(spinning, ", "), it.x.cfg.MaxSteps),
+		Message: fmt.Sprintf("goroutine %s kept polling for %d scheduling points%s while nothing made progress (no channel operation, lock handoff, write, goroutine start or exit, and no new location read) and no timer was pending (-steps raises the bound)",
+			strings.Join(spinning, ", "), it.quiet(), it.aloneNote()),
 		Goroutines: gs,
 	}
+}
+
+// aloneNote says, in a livelock's message, that the goroutine polled
+// alone, for which the bound is loneSpin times -steps.
+func (it *Iteration) aloneNote() string {
+	if it.quiet() > loneSpin*it.x.cfg.MaxSteps {
+		return fmt.Sprintf(", alone (no other goroutine could run: the bound is %d times -steps, for a loop that ends by its own count)", loneSpin)
+	}
+	return ""
 }
 
 func (it *Iteration) info(g *G) GoroutineInfo {

@@ -71,6 +71,8 @@ type Iteration struct {
 	quietAt      int // step of the last progress (progress.go)
 	epoch        int // progress epoch, advanced at every progress
 	quietObjs    int // objects polled since the last progress (progress.go)
+	loneCheck    int // step of the next check that one goroutine polls alone (progress.go)
+	loneEpoch    int // the epoch (progress) in which it was last shown alone
 	points       int
 	switches     int
 	trace        []event.Event
@@ -252,7 +254,7 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 		it.clock += stepQuantum
 	}
 	cfg := &it.x.cfg
-	if it.quiet() > cfg.MaxSteps && it.quietObjs <= spinFootprint && it.nextTimer() == nil {
+	if it.quiet() > cfg.MaxSteps && it.livelocked() {
 		it.fail(g, it.livelock())
 	}
 	if live := len(it.live) - it.dead; live > cfg.MaxGoroutines {

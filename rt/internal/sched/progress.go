@@ -26,6 +26,13 @@ import "interleave.dev/rt/internal/event"
 // loads 100 keys ten million times) makes progress in its own local
 // variables, which the tool does not see, and ends. Such a run is long,
 // not a livelock; the budget bounds it.
+//
+// A goroutine that polls alone (no other goroutine ran for loneWindow
+// points) gets loneSpin times the bound: nothing but its own local state
+// can end its loop, which the tool does not see, and a test's loop of a
+// million cache reads under a lock is as quiet as a spin on a flag
+// nobody will set. A longer bound lets such loops end, and still reports
+// the spin, a few seconds later.
 
 type progressClass uint8
 
@@ -65,6 +72,51 @@ const quietFire = 20 * fairBound
 // spinFootprint is the most objects the goroutines may have polled since
 // the last progress for a run without progress to be a livelock.
 const spinFootprint = 64
+
+// loneSpin is how many times Config.MaxSteps a goroutine that polls alone
+// may do so before its spin is a livelock; loneWindow is how many recent
+// points show it alone (more than the fairness bound: any other goroutine
+// that could run would have run in them).
+const (
+	loneSpin   = 8
+	loneWindow = 4 * fairBound
+)
+
+// livelocked reports whether the quiet spell, already longer than
+// Config.MaxSteps, is a livelock: few locations polled, no timer pending,
+// and, for a goroutine polling alone, loneSpin times the bound. Whether
+// it is alone is checked again every loneWindow points.
+func (it *Iteration) livelocked() bool {
+	if it.quietObjs > spinFootprint || it.nextTimer() != nil {
+		return false
+	}
+	if it.quiet() > loneSpin*it.x.cfg.MaxSteps {
+		return true
+	}
+	if it.loneEpoch == it.epoch && it.steps < it.loneCheck {
+		return false // shown alone in this spell less than loneWindow points ago
+	}
+	if !it.alone() {
+		return true
+	}
+	it.loneEpoch, it.loneCheck = it.epoch, it.steps+loneWindow
+	return false
+}
+
+// alone reports whether the last loneWindow events of the trace (all of
+// them, if it holds fewer) are one goroutine's.
+func (it *Iteration) alone() bool {
+	tr := it.trace
+	if len(tr) > loneWindow {
+		tr = tr[len(tr)-loneWindow:]
+	}
+	for _, ev := range tr {
+		if ev.G != tr[len(tr)-1].G {
+			return false
+		}
+	}
+	return true
+}
 
 // executed classifies g's operation op on o, which has just been chosen to
 // run.
