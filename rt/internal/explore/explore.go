@@ -85,6 +85,7 @@ type Options struct {
 	// search before it, which showed none.
 	racesOnly   bool
 	stallSearch string
+	searched    int // the search's schedules, counted in the report's
 	// LeaksAll reports every goroutine leak as a finding, also one that
 	// every schedule shows (the -leaks=all of interleave test); without
 	// it, such a leak is a note in Report.Notes.
@@ -186,6 +187,10 @@ type Report struct {
 	parts    []wire.Part     // a shard's parts of a dfs or pcb search
 	leakKeys []sched.LeakKey // what schedule 1 left behind (sched.Result.LeakKeys)
 	held     bool            // sched.Result.Held
+	// searched is the schedules of the search before stall schedules
+	// (stallRaces): the report and the summary count them with
+	// Schedules, which stays the finding's number in its exploration.
+	searched int
 }
 
 // Explore runs body many times, each under a different interleaving, as
@@ -286,6 +291,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		Logs:      res.Logs,
 		Elapsed:   res.Elapsed,
 		EventHash: strconv.FormatUint(res.Hash, 16),
+		searched:  opts.searched,
 	}
 	if opts.Replay != nil {
 		rep.Strategy = opts.Replay.Strategy
@@ -548,7 +554,7 @@ func schedulePath(dir string, s *wire.Schedule) (string, error) {
 // reportText is the text report of finding f of rep, with the line that
 // says which active prediction it confirms, if any, under the first.
 func reportText(rep *Report, f *sched.Finding) string {
-	h := report.Header{Schedules: rep.Schedules, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path, View: rep.View}
+	h := report.Header{Schedules: rep.Schedules + rep.searched, Strategy: rep.Strategy, Seed: rep.Seed, Path: rep.Path, View: rep.View}
 	text := report.Render(h, f, siteString)
 	if rep.Confirms != "" {
 		text = strings.Replace(text, "\n", "\n"+rep.Confirms+"\n", 1)
@@ -692,7 +698,7 @@ func stallRaces(name string, opts Options, body func(), rep *Report) (*Report, e
 	o.Strategy, o.Timers, o.Budget = "random", "stall-all", budget
 	o.Schedules = min(stallRaceSchedules, max(30, rep.Schedules/10))
 	o.jobs, o.rounds, o.number, o.Next, o.afresh, o.Progress = nil, nil, nil, nil, false, nil
-	o.racesOnly = true
+	o.racesOnly, o.searched = true, rep.Schedules
 	o.stallSearch = fmt.Sprintf("the %s search's %d schedules, which let no sleep or lone wait on a timer end early,", rep.Strategy, rep.Schedules)
 	r, err := Explore(name, o, body)
 	if err != nil {
@@ -702,5 +708,6 @@ func stallRaces(name string, opts Options, body func(), rep *Report) (*Report, e
 		return rep, nil
 	}
 	r.Notes = append(append([]string(nil), rep.Notes...), r.Notes...)
+	r.Elapsed += rep.Elapsed
 	return r, nil
 }

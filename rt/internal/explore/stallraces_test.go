@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -52,6 +53,14 @@ func TestRacesThatNeedAStallAreFound(t *testing.T) {
 		}
 		if rep.Kind != "data race" || !strings.Contains(rep.Text, "the finding needs such a stall: the "+strat+" search's") {
 			t.Errorf("%s: got %q after %d schedules, want a data race that needs a stall\n%s", strat, rep.Kind, rep.Schedules, rep.Text)
+			continue
+		}
+		// The count is the search's schedules and the stall schedules.
+		var searched, all int
+		fmt.Sscanf(rep.Text[strings.Index(rep.Text, "search's "):], "search's %d", &searched)
+		fmt.Sscanf(rep.Text, "interleave: data race after %d", &all)
+		if searched == 0 || all != searched+rep.Schedules {
+			t.Errorf("%s: the report counts %d schedules, want the search's %d and the %d stall schedules:\n%s", strat, all, searched, rep.Schedules, rep.Text)
 		}
 	}
 	// Without race detection, the stall is never assumed.

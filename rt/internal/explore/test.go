@@ -190,7 +190,7 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 			msg, text := unrepeatableMessage(t.Name(), rep, before, split != nil, why == replaysDiffer)
 			res := wire.Result{
 				Package: cfg.Package, Test: t.Name(), Outcome: wire.OutcomeUnrepeatable, Strategy: rep.Strategy, Seed: rep.Seed,
-				Schedules: rep.Schedules, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg, Shard: cfg.Shard,
+				Schedules: rep.Schedules + rep.searched, Seconds: rep.Elapsed.Seconds(), Kind: rep.Kind, Message: msg, Shard: cfg.Shard,
 			}
 			if cfg.Results != "" {
 				if err := wire.AppendResult(cfg.Results, res); err != nil {
@@ -205,7 +205,7 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 	}
 	res := wire.Result{
 		Package: cfg.Package, Test: t.Name(), Strategy: rep.Strategy, Seed: rep.Seed,
-		Schedules: rep.Schedules, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
+		Schedules: rep.Schedules + rep.searched, Exhausted: rep.Exhausted, Seconds: rep.Elapsed.Seconds(),
 		Kind: rep.Kind, Message: rep.Message, Schedule: rep.Path, EventHash: rep.EventHash, Shard: cfg.Shard,
 		Regress: rep.Regress, Predictions: rep.Predictions, MCR: rep.MCR,
 		Parts: rep.parts,
