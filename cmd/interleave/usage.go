@@ -99,8 +99,10 @@ The following flags are recognized by interleave test:
 	    Bounds of one schedule: scheduling points that only poll before a
 	    livelock is reported (default 1000000; 8 times it for a goroutine
 	    that polls alone), live goroutines (100000),
-	    choice points (10000000), tracked objects (16000000). A schedule
-	    past one is reported as a resource limit naming the flag.
+	    choice points (10000000), tracked objects (16000000). A first
+	    schedule past one is "not explored" (named in the summary, not
+	    failed), as past -budget; a later one, whose cost depends on the
+	    interleaving, is a resource limit finding naming the flag.
 	-stuck-after d
 	    How long uncontrolled code may run before the schedule is
 	    reported as stuck (default 10s).

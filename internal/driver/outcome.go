@@ -129,7 +129,7 @@ func (o *Outcome) WriteSummary(w io.Writer) {
 		parts = append(parts, fmt.Sprintf("%d not safe to run twice in one process", unrepeatable))
 	}
 	if len(notExplored) > 0 {
-		parts = append(parts, fmt.Sprintf("%d not explored, one schedule taking longer than -budget (%s)", len(notExplored), strings.Join(notExplored, ", ")))
+		parts = append(parts, fmt.Sprintf("%d not explored, one schedule past -budget or a bound of a schedule (%s; -v names the flag)", len(notExplored), strings.Join(notExplored, ", ")))
 	}
 	if len(leftover) > 0 {
 		parts = append(parts, fmt.Sprintf("%d not explored, a run leaving state outside its process that the next run trips on (%s; -v says what)", len(leftover), strings.Join(leftover, ", ")))

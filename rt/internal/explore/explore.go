@@ -300,7 +300,7 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		rep.Notes = neverStops(res.NeverStops)
 	}
 	rep.leakKeys, rep.held = res.LeakKeys, res.Held
-	if f := res.Finding; f != nil && f.OverBudget {
+	if f := res.Finding; f != nil && f.Unexplored {
 		rep.NotExplored = f.Message
 		res.Finding = nil
 	}

@@ -280,7 +280,7 @@ func explore(t *testing.T, run, native func(), input []string, fz *fuzzArgs) {
 			t.Logf("interleave: not explored: %s. This is not a finding of the interleaving.", rep.NotExplored)
 			break
 		}
-		t.Logf("interleave: not explored: %s. One schedule of this test takes longer than the budget; this is not a finding.", rep.NotExplored)
+		t.Logf("interleave: not explored: %s. One schedule of this test does not fit the budget or a bound of a schedule (the flag named raises it); this is not a finding.", rep.NotExplored)
 	default:
 		if len(rep.Logs) > 0 {
 			t.Log("log of the last schedule:\n" + strings.Join(rep.Logs, "\n"))

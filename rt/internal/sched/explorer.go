@@ -267,6 +267,9 @@ func Explore(cfg Config, body func()) *Result {
 			r.Iterations--
 			break
 		}
+		if f := it.finding; f != nil && f.bound && r.Iterations == 1 && (!split || num == 1) {
+			f.Unexplored = true // a first schedule past a bound: not explored, as past the budget
+		}
 		var fromRef *LeakRef // schedule 1, whose leak this schedule shows depends on the interleaving
 		if cfg.LeakNotes && !x.leaksChecked && !leaksEverywhere.Load() && it.diverged == "" && (it.finding == nil || it.finding.Kind == KindLeak) {
 			keys := leakKeys(it.finding)

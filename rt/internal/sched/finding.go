@@ -80,10 +80,14 @@ type Finding struct {
 	// before the one under TimersStallAll that found a data race).
 	StallSearch string
 
-	// OverBudget marks the resource limit of a first schedule still
-	// running when Config.Budget ran out: not a bug, the test could not
-	// be explored within the budget.
-	OverBudget bool
+	// Unexplored marks the resource limit of a first schedule: still
+	// running when Config.Budget ran out, or past one of the bounds of
+	// a schedule (-goroutines, -objects, -choices). Not a bug: the test
+	// could not be explored within them. The same limit on a later
+	// schedule, whose cost depends on the interleaving, is a finding.
+	Unexplored bool
+
+	bound bool // a limit of Config.MaxGoroutines, MaxObjects or MaxChoices
 }
 
 // limit reports an iteration that reached one of its resource bounds;
@@ -94,6 +98,15 @@ func (it *Iteration) limit(msg string) *Finding {
 		gs = gs[:10]
 	}
 	return &Finding{Kind: KindLimit, Message: msg, Goroutines: gs}
+}
+
+// bounded is limit for a bound of the schedule (-goroutines, -objects,
+// -choices), which the explorer turns into "not explored" on a first
+// schedule.
+func (it *Iteration) bounded(msg string) *Finding {
+	f := it.limit(msg)
+	f.bound = true
+	return f
 }
 
 // livelock reports goroutines that polled for Config.MaxSteps scheduling

@@ -258,14 +258,14 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 		it.fail(g, it.livelock())
 	}
 	if live := len(it.live) - it.dead; live > cfg.MaxGoroutines {
-		it.fail(g, it.limit(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", live)))
+		it.fail(g, it.bounded(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", live)))
 	}
 	if len(it.objs) > cfg.MaxObjects {
-		it.fail(g, it.limit(fmt.Sprintf("the schedule tracks %d objects (memory words, channels, locks), more than its bound (-objects raises it)", len(it.objs))))
+		it.fail(g, it.bounded(fmt.Sprintf("the schedule tracks %d objects (memory words, channels, locks), more than its bound (-objects raises it)", len(it.objs))))
 	}
 	if it.overBudget.Load() {
 		f := it.limit(fmt.Sprintf("the first schedule was still running when the budget of %v ran out, after %d scheduling points (-budget raises it)", it.x.cfg.Budget, it.steps))
-		f.OverBudget = true
+		f.Unexplored = true
 		it.fail(g, f)
 	}
 	if g.free {
@@ -466,7 +466,7 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 		it.pt.Options, it.pt.Set = it.opts, nil
 	}
 	if len(it.choices) >= it.x.cfg.MaxChoices {
-		it.fail(g, it.limit(fmt.Sprintf("the schedule made %d choices without ending, more than its bound (a schedule this long is kept in memory to be written and replayed: -choices raises it)", len(it.choices))))
+		it.fail(g, it.bounded(fmt.Sprintf("the schedule made %d choices without ending, more than its bound (a schedule this long is kept in memory to be written and replayed: -choices raises it)", len(it.choices))))
 	}
 	i := it.strat.Choose(&it.pt)
 	n := len(it.pt.Options)
