@@ -187,6 +187,10 @@ type Report struct {
 	parts    []wire.Part     // a shard's parts of a dfs or pcb search
 	leakKeys []sched.LeakKey // what schedule 1 left behind (sched.Result.LeakKeys)
 	held     bool            // sched.Result.Held
+	// timingAt is the first schedule whose test failure was kept as a
+	// timing note (sched.Result.TimingIteration), 0 if none: a schedule
+	// that did not pass here, though it is not the finding.
+	timingAt int
 	// searched is the schedules of the search before stall schedules
 	// (stallRaces): the report and the summary count them with
 	// Schedules, which stays the finding's number in its exploration.
@@ -300,6 +304,9 @@ func Explore(name string, opts Options, body func()) (*Report, error) {
 		rep.Notes = neverStops(res.NeverStops)
 	}
 	rep.leakKeys, rep.held = res.LeakKeys, res.Held
+	if res.Timing != nil {
+		rep.timingAt = res.TimingIteration
+	}
 	if f := res.Finding; f != nil && f.Unexplored {
 		rep.NotExplored = f.Message
 		res.Finding = nil
