@@ -25,7 +25,7 @@ func (f *Flag) Await() bool {
 	f.mu.Lock()
 	f.waiting = true
 	f.mu.Unlock()
-	for spins := 0; spins < 1<<25; spins++ { // bounded only so plain go test ends
+	for spins := 0; spins < 1<<23; spins++ { // bounded only so plain go test ends
 		f.mu.Lock()
 		tmp := f.x
 		f.mu.Unlock()

@@ -23,7 +23,7 @@ func (j *Job) Stop() { close(j.quit) }
 
 // WaitStarted busy-waits until the job is running; false if stopped.
 func (j *Job) WaitStarted() bool {
-	for spins := 0; spins < 1<<25; spins++ { // bounded only so plain go test ends
+	for spins := 0; spins < 1<<23; spins++ { // bounded only so plain go test ends
 		// BUG: waits for the transient state 1; if the job already
 		// finished, it spins forever.
 		if j.state.Load() == 1 {
