@@ -395,7 +395,16 @@ func TestTrackedObjectsAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rep.Kind != "resource limit" || !strings.Contains(rep.Message, "-objects raises it") {
-		t.Errorf("later schedule: %s: %s", rep.Kind, rep.Message)
+		t.Fatalf("later schedule: %s: %s", rep.Kind, rep.Message)
+	}
+	// Its replay, a run of that schedule alone, is the same limit, not
+	// a first schedule not explored.
+	again, err := rt.Explore("Writer", rt.Options{Strategy: "replay", Replay: rep.Schedule, MaxObjects: 10000, ScheduleDir: "-"}, func() { write(20000)() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Kind != "resource limit" || again.NotExplored != "" {
+		t.Errorf("replay of the later schedule: %q; not explored: %q", again.Kind, again.NotExplored)
 	}
 	rep, err = rt.Explore("Writer", rt.Options{Schedules: 1, MaxObjects: 10000, ScheduleDir: "-"}, write(5000))
 	if err != nil {

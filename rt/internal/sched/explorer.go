@@ -267,8 +267,11 @@ func Explore(cfg Config, body func()) *Result {
 			r.Iterations--
 			break
 		}
-		if f := it.finding; f != nil && f.bound && r.Iterations == 1 && (!split || num == 1) {
-			f.Unexplored = true // a first schedule past a bound: not explored, as past the budget
+		if f := it.finding; f != nil && f.bound && num == 1 && it.diverged == "" {
+			// Schedule 1 of the test past a bound: not explored, as past
+			// the budget. A replay keeps its schedule's number, so that
+			// the replay of a later schedule's limit is that limit again.
+			f.Unexplored = true
 		}
 		var fromRef *LeakRef // schedule 1, whose leak this schedule shows depends on the interleaving
 		if cfg.LeakNotes && !x.leaksChecked && !leaksEverywhere.Load() && it.diverged == "" && (it.finding == nil || it.finding.Kind == KindLeak) {
