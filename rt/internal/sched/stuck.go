@@ -99,8 +99,10 @@ func stdFunc(fn string) bool {
 // running the tool's own code (accounting for the memory of a large
 // copy, building a report): the first frame of its stack outside the Go
 // runtime and the standard library is interleave's runtime, and it is
-// running or runnable, not blocked. That is not a goroutine stuck in
-// uncontrolled code; the budget bounds it.
+// running or runnable, not blocked (a wait on the garbage collector, as
+// "GC assist wait" while the tool allocates, is the runtime's, and ends).
+// That is not a goroutine stuck in uncontrolled code; the budget bounds
+// it.
 func (it *Iteration) busyInTool() bool {
 	h := it.held.Load()
 	if h == nil || h.goid == 0 {
@@ -111,7 +113,7 @@ func (it *Iteration) busyInTool() bool {
 		if id != h.goid {
 			continue
 		}
-		if status != "running" && status != "runnable" {
+		if status != "running" && status != "runnable" && !strings.HasPrefix(status, "GC ") && status != "garbage collection" {
 			return false
 		}
 		lines := strings.Split(e, "\n")
