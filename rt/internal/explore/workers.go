@@ -486,6 +486,12 @@ func (p *pool) tallyTree(rep *Report) {
 func (p *pool) merge(rep *Report, r *wire.Result) *Report {
 	if r.Outcome != wire.OutcomeFinding {
 		if rep.Kind == "" {
+			if r.Outcome == wire.OutcomePass && r.Schedules > 0 && rep.NotExplored != "" && !rep.leftover {
+				// This process's first schedule did not end within the
+				// budget (it started late, or the machine is loaded);
+				// another's did: the test was explored.
+				rep.NotExplored = ""
+			}
 			rep.held = rep.held || r.Held
 			rep.Schedules += r.Schedules
 			rep.Skipped = rep.Skipped || r.Outcome == wire.OutcomeSkip
