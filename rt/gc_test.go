@@ -115,3 +115,43 @@ func TestGCKeepsReachable(t *testing.T) {
 		return fmt.Sprint("locked twice: ", got, ", buffered: ", rt.Len(e.ch, 0))
 	}), "locked twice: false, buffered: 0")
 }
+
+type counted struct {
+	n int32
+	v int
+}
+
+// leftBy starts a goroutine that ends after an access to a new object,
+// atomic or plain, and returns the object's cleanup channel.
+//
+//go:noinline
+func leftBy(atomic bool, done chan bool) {
+	c := &counted{}
+	rt.AddCleanup(c, func(int) { rt.Send(done, true, 0) }, 0, 0)
+	rt.Go(func() {
+		if atomic {
+			rt.AtomicAddInt32(&c.n, 1, 0)
+			return
+		}
+		rt.Write(&c.v, 0)
+		c.v++
+	}, 0)
+}
+
+// A goroutine that ended right after an access to an object does not
+// keep it alive: its last pending event names the object's memory
+// (otter's cache, whose executor goroutine ended on an atomic load of it,
+// was never collected).
+func TestGCAfterTheLastAccess(t *testing.T) {
+	for _, atomic := range []bool{true, false} {
+		t.Run(fmt.Sprintf("atomic=%v", atomic), func(t *testing.T) {
+			expect(t, outcomes(t, rt.Options{}, func() string {
+				done := rt.MakeChan[bool](1, 0)
+				leftBy(atomic, done)
+				rt.Sleep(time.Millisecond, 0)
+				rt.GC(0)
+				return fmt.Sprint("cleaned up: ", waitFor(done))
+			}), "cleaned up: true")
+		})
+	}
+}

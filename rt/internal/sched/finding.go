@@ -427,10 +427,14 @@ func (it *Iteration) raceFinding(r *race.Race) *Finding {
 		if named == "" {
 			named = name(r.Prev)
 		}
-		f.RaceObject = fmt.Sprintf("%s at %p", objLabel(o), o.addr)
+		at := "" // the model forgot the address in a collection (gc.go)
+		if o.addr != nil {
+			at = fmt.Sprintf(" at %p", o.addr)
+		}
+		f.RaceObject = objLabel(o) + at
 		if named != "" {
 			cur += " (" + objLabel(o) + ")"
-			f.RaceObject = fmt.Sprintf("%s (%s at %p)", named, objLabel(o), o.addr)
+			f.RaceObject = fmt.Sprintf("%s (%s%s)", named, objLabel(o), at)
 		}
 	}
 	f.Message = fmt.Sprintf("%s by goroutine %d races with earlier %s by goroutine %d", cur, r.Cur.G, what(r.Prev), r.Prev.G)

@@ -38,7 +38,11 @@ func (g *G) CollectGarbage() {
 	for k, o := range it.objs {
 		switch o.kind {
 		case kindMemory, kindAtomic:
+			// Forgotten; and what still refers to the object (the
+			// pending access of a goroutine that exited after it, a
+			// race history) no longer keeps the memory alive.
 			delete(it.objs, k)
+			o.addr = nil
 			continue
 		case kindPool:
 			clear(o.pool)
