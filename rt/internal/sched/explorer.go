@@ -505,6 +505,13 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 			it.overBudget.Store(true)
 			over = nil
 		case <-tick.C:
+			select {
+			case <-it.done:
+				// Both were ready and select chose the tick: the
+				// holder handed the end on, and is parked, not stuck.
+				return
+			default:
+			}
 			if p := it.gate.Load(); p != last || it.reporting.Load() {
 				// A finding being built is progress of the tool's own.
 				last, since, still = p, time.Now(), 0
@@ -512,11 +519,14 @@ func (x *Explorer) wait(it *Iteration, over <-chan time.Time) {
 			}
 			still++
 			idle := time.Since(since)
-			if bound > 0 && idle >= bound {
+			// As for a reap, the ticks seen count too: a process
+			// descheduled past the bound (a loaded machine) lets the
+			// goroutine the holder handed on run before it is judged.
+			if bound > 0 && idle >= bound && still >= reapTicks {
 				if it.busyInTool() {
 					// The tool's own work (a range of millions of words
 					// accounted for): the budget bounds it, not this.
-					since = time.Now()
+					since, still = time.Now(), 0
 					continue
 				}
 				if it.stuck() {

@@ -100,9 +100,11 @@ func stdFunc(fn string) bool {
 // copy, building a report): the first frame of its stack outside the Go
 // runtime and the standard library is interleave's runtime, and it is
 // running or runnable, not blocked (a wait on the garbage collector, as
-// "GC assist wait" while the tool allocates, is the runtime's, and ends).
-// That is not a goroutine stuck in uncontrolled code; the budget bounds
-// it.
+// "GC assist wait" while the tool allocates, is the runtime's, and ends;
+// and a "coroutine" switch in the tool's code is a handoff under way: the
+// goroutine or hub it resumed has yet to take the schedule or end the
+// iteration). That is not a goroutine stuck in uncontrolled code; the
+// budget bounds it.
 func (it *Iteration) busyInTool() bool {
 	h := it.held.Load()
 	if h == nil || h.goid == 0 {
@@ -113,7 +115,7 @@ func (it *Iteration) busyInTool() bool {
 		if id != h.goid {
 			continue
 		}
-		if status != "running" && status != "runnable" && !strings.HasPrefix(status, "GC ") && status != "garbage collection" {
+		if status != "running" && status != "runnable" && !strings.HasPrefix(status, "GC ") && status != "garbage collection" && status != "coroutine" {
 			return false
 		}
 		lines := strings.Split(e, "\n")
