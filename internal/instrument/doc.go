@@ -114,7 +114,8 @@
 //     and that may be shared (package variables, anything reached through
 //     a pointer, slice elements, map contents as rt.Read(m, site), local
 //     variables captured by a function literal and assigned after their
-//     declaration, and local variables whose address is taken).
+//     declaration, unless every such literal is deferred or called where
+//     it stands, and local variables whose address is taken).
 //     Conditions evaluated repeatedly or conditionally (for conditions,
 //     else-if conditions, conditions after an init statement, cases of a
 //     switch without a tag, right operands of && and ||) report their
@@ -312,7 +313,8 @@
 //     package variables, anything reached through a pointer, slice elements,
 //     map contents, address-taken locals, and captured locals that are assigned
 //     after their declaration (a captured variable never written again cannot
-//     race). Conditions that are evaluated repeatedly or conditionally (loop
+//     race; one captured only by literals that are deferred or called where
+//     they stand stays in its goroutine, and on its stack). Conditions that are evaluated repeatedly or conditionally (loop
 //     conditions, else-if, right operands of `&&`/`||`, tagless switch cases)
 //     report their reads where they are evaluated, through a function literal,
 //     so a busy-wait `for !stop {}` has a scheduling point. An access whose

@@ -14,8 +14,9 @@ import (
 // accesses when it starts and that may be shared with other goroutines:
 // package variables, anything reached through a pointer, slice elements,
 // map contents (rt.Read(m, site)), and local variables that are both
-// captured by a function literal and assigned after their declaration, or
-// whose address is taken.
+// captured by a function literal and assigned after their declaration (a
+// literal deferred or called where it stands does not count), or whose
+// address is taken.
 //
 // An access is instrumented only if the statement surely performs it, and
 // its address can be computed before the statement without side effects
@@ -1499,8 +1500,16 @@ func takesAddress(r *rewriter, sel *types.Selection, x ast.Expr) bool {
 
 // sharedLocals returns the local variables that may be shared between
 // goroutines: those captured by a function literal and assigned after
-// their declaration, and those whose address is taken.
+// their declaration, and those whose address is taken. A literal that is
+// called where it stands, or deferred, runs in the goroutine that
+// declared what it captures, and shares nothing by capturing it: natively
+// such a variable stays on the stack, and an address handed to the
+// runtime would move it to the heap, an allocation the program can count
+// (testing.AllocsPerRun). A literal inside it that another goroutine may
+// run captures on its own account.
 func (r *rewriter) sharedLocals() map[types.Object]bool {
+	inline := make(map[*ast.FuncLit]bool)
+	goCalls := make(map[*ast.CallExpr]bool)
 	captured := make(map[types.Object]bool)
 	assigned := make(map[types.Object]bool)
 	addressed := make(map[types.Object]bool)
@@ -1535,6 +1544,12 @@ func (r *rewriter) sharedLocals() map[types.Object]bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			lits = append(lits, n)
+		case *ast.GoStmt:
+			goCalls[n.Call] = true // visited before its call
+		case *ast.CallExpr:
+			if lit, ok := unparen(n.Fun).(*ast.FuncLit); ok && !goCalls[n] {
+				inline[lit] = true
+			}
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
 				if v := root(l); v != nil && (n.Tok != token.DEFINE || r.info.Defs[l.(*ast.Ident)] == nil) {
@@ -1575,6 +1590,9 @@ func (r *rewriter) sharedLocals() map[types.Object]bool {
 		return true
 	})
 	for _, lit := range lits {
+		if inline[lit] {
+			continue
+		}
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if v := local(r.info.Uses[id]); v != nil && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
