@@ -218,6 +218,45 @@ func TestLongLoopAloneIsNoLivelock(t *testing.T) {
 	}
 }
 
+// spinners starts n goroutines that each poll a flag nobody sets, at most
+// rounds times (for ever with rounds < 0), and waits for them.
+func spinners(n, rounds int) {
+	var flag int32
+	var wg sync.WaitGroup
+	rt.WGAdd(&wg, n, 0)
+	for k := 0; k < n; k++ {
+		rt.Go(func() {
+			for i := 0; i != rounds && rt.AtomicLoadInt32(&flag, 0) == 0; i++ {
+				rt.Gosched(0)
+			}
+			rt.WGAdd(&wg, -1, 0)
+		}, 0)
+	}
+	rt.WGWait(&wg, 0)
+}
+
+func TestManyLoopsAreNoLivelock(t *testing.T) {
+	// Forty goroutines that each poll a full buffer a thousand times
+	// (otter's TestStriped_Add: two hundred): 80,000 points without
+	// progress in all, eight times the bound, but a twentieth of it each.
+	rep, err := rt.Explore("Loops", rt.Options{Schedules: 2, MaxSteps: 10000, ScheduleDir: "-"}, func() { spinners(40, 1000) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "" {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+	// The same goroutines spinning for ever: a livelock, at twenty times
+	// the bound, and the report says why.
+	rep, err = rt.Explore("Spins", rt.Options{Schedules: 2, MaxSteps: 10000, ScheduleDir: "-"}, func() { spinners(40, -1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != "livelock" || !strings.Contains(rep.Message, "kept polling for 200001 scheduling points, shared by 40 goroutines (the bound is 20 times -steps") {
+		t.Fatalf("%s: %s", rep.Kind, rep.Message)
+	}
+}
+
 func TestSpinningAfterTheTestIsALeak(t *testing.T) {
 	// A goroutine left spinning on a flag nobody will set once the test
 	// returned (ants' TestMaxBlockingSubmit leaves nine): the test is

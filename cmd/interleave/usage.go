@@ -98,7 +98,8 @@ The following flags are recognized by interleave test:
 	-steps n, -goroutines n, -choices n, -objects n
 	    Bounds of one schedule: scheduling points that only poll before a
 	    livelock is reported (default 1000000; 8 times it for a goroutine
-	    that polls alone), live goroutines (100000),
+	    that polls alone, half their number times it when more than three
+	    poll), live goroutines (100000),
 	    choice points (10000000), tracked objects (16000000). A first
 	    schedule past one is "not explored" (named in the summary, not
 	    failed), as past -budget; a later one, whose cost depends on the

@@ -277,7 +277,9 @@
 // locations since the last progress (a spin loop rereads a flag or a few
 // fields; a loop that rereads a whole data structure ends by local state
 // the tool does not see; a goroutine that polls alone gets 8 times the
-// points, since nothing but its own count can end its loop), the
+// points, since nothing but its own count can end its loop; and when more
+// than three goroutines share the spell, half their number times the
+// points, so that each has its share of the bound), the
 // iteration is a livelock, or, once the test
 // has returned, a leak of goroutines that spin for good. A run that is merely long is never reported as a livelock (the
 // budget and the resource bounds below still end it).

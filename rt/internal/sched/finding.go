@@ -147,6 +147,9 @@ func (it *Iteration) livelock() *Finding {
 // aloneNote says, in a livelock's message, that the goroutine polled
 // alone, for which the bound is loneSpin times -steps.
 func (it *Iteration) aloneNote() string {
+	if n := it.quietBound() / it.x.cfg.MaxSteps; n > 1 {
+		return fmt.Sprintf(", shared by %d goroutines (the bound is %d times -steps, for loops that end by their own count)", it.quietGs, n)
+	}
 	if it.quiet() > loneSpin*it.x.cfg.MaxSteps {
 		return fmt.Sprintf(", alone (no other goroutine could run: the bound is %d times -steps, for a loop that ends by its own count)", loneSpin)
 	}

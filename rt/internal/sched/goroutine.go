@@ -40,12 +40,15 @@ type G struct {
 	// quietRun counts its memory accesses in a row that were no
 	// scheduling point (Config.Reduce).
 	quietRun int
-	lastRun  int       // step at which it was last chosen
-	set      *gset     // the set of ready goroutines it is in (runq.go)
-	idx      int       // its index in set.items
-	yieldAt  int       // switches+1 at the time it yielded
-	polledAt int       // switches+1 at the time it polled once (pollFailed)
-	polls    [2]uint32 // sites+1 of its last failed polls (pollFailed)
+	// quietEpoch is 1 + the progress epoch in which it last ran
+	// (progress.go).
+	quietEpoch int
+	lastRun    int       // step at which it was last chosen
+	set        *gset     // the set of ready goroutines it is in (runq.go)
+	idx        int       // its index in set.items
+	yieldAt    int       // switches+1 at the time it yielded
+	polledAt   int       // switches+1 at the time it polled once (pollFailed)
+	polls      [2]uint32 // sites+1 of its last failed polls (pollFailed)
 
 	wake    chan struct{}
 	wnote   writeNote // a write whose value a strategy.Valuer is still to get

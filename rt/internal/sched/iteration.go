@@ -71,6 +71,7 @@ type Iteration struct {
 	quietAt      int // step of the last progress (progress.go)
 	epoch        int // progress epoch, advanced at every progress
 	quietObjs    int // objects polled since the last progress (progress.go)
+	quietGs      int // goroutines that ran since the last progress (progress.go)
 	loneCheck    int // step of the next check that one goroutine polls alone (progress.go)
 	loneEpoch    int // the epoch (progress) in which it was last shown alone
 	points       int

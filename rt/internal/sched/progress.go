@@ -84,10 +84,11 @@ const (
 
 // livelocked reports whether the quiet spell, already longer than
 // Config.MaxSteps, is a livelock: few locations polled, no timer pending,
-// and, for a goroutine polling alone, loneSpin times the bound. Whether
-// it is alone is checked again every loneWindow points.
+// longer still when many goroutines share it (quietBound), and, for a
+// goroutine polling alone, loneSpin times the bound. Whether it is alone
+// is checked again every loneWindow points.
 func (it *Iteration) livelocked() bool {
-	if it.quietObjs > spinFootprint || it.nextTimer() != nil {
+	if it.quietObjs > spinFootprint || it.nextTimer() != nil || it.quiet() <= it.quietBound() {
 		return false
 	}
 	if it.quiet() > loneSpin*it.x.cfg.MaxSteps {
@@ -101,6 +102,17 @@ func (it *Iteration) livelocked() bool {
 	}
 	it.loneEpoch, it.loneCheck = it.epoch, it.steps+loneWindow
 	return false
+}
+
+// quietBound is the length of a quiet spell shared by the goroutines that
+// ran in it past which it may be a livelock: Config.MaxSteps, times half
+// their number when there are more than three. Each goroutine's share of
+// the points is what tells a spin from a loop that ends by its own count,
+// which the tool does not see: two hundred goroutines each making a
+// thousand reads of a full buffer take millions of points in all
+// (otter's TestStriped_Add), where two that spin for ever take the bound.
+func (it *Iteration) quietBound() int {
+	return max(1, it.quietGs/2) * it.x.cfg.MaxSteps
 }
 
 // alone reports whether the last loneWindow events of the trace (all of
@@ -121,6 +133,10 @@ func (it *Iteration) alone() bool {
 // executed classifies g's operation op on o, which has just been chosen to
 // run.
 func (it *Iteration) executed(g *G, op event.Op, o *object) {
+	if g.quietEpoch != it.epoch+1 {
+		g.quietEpoch = it.epoch + 1
+		it.quietGs++
+	}
 	switch opClass[op] {
 	case pProgress:
 		it.progressed()
@@ -134,7 +150,7 @@ func (it *Iteration) executed(g *G, op event.Op, o *object) {
 // progressed notes progress: every poll from now on is new again.
 func (it *Iteration) progressed() {
 	it.quietAt = it.steps
-	it.quietObjs = 0
+	it.quietObjs, it.quietGs = 0, 0
 	it.epoch++
 }
 
