@@ -228,6 +228,7 @@ func Generate(seed int64) *Program {
 		deepen(g.p, g.n)
 	}
 	widen(g.p, g.n)
+	live(g.p)
 	chooseSubtests(g.p)
 	return g.p
 }
