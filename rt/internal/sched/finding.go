@@ -144,14 +144,16 @@ func (it *Iteration) livelock() *Finding {
 	}
 }
 
-// aloneNote says, in a livelock's message, that the goroutine polled
-// alone, for which the bound is loneSpin times -steps.
+// aloneNote says, in a livelock's message, which bound it passed when
+// that is not -steps: the goroutine polled alone (loneSpin times it), or
+// many goroutines shared the spell (quietBound).
 func (it *Iteration) aloneNote() string {
+	lone := loneSpin * it.x.cfg.MaxSteps
+	if it.quiet() > lone && lone >= it.quietBound() {
+		return fmt.Sprintf(", alone (no other goroutine could run: the bound is %d times -steps, for a loop that ends by its own count)", loneSpin)
+	}
 	if n := it.quietBound() / it.x.cfg.MaxSteps; n > 1 {
 		return fmt.Sprintf(", shared by %d goroutines (the bound is %d times -steps, for loops that end by their own count)", it.quietGs, n)
-	}
-	if it.quiet() > loneSpin*it.x.cfg.MaxSteps {
-		return fmt.Sprintf(", alone (no other goroutine could run: the bound is %d times -steps, for a loop that ends by its own count)", loneSpin)
 	}
 	return ""
 }
