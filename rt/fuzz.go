@@ -22,6 +22,7 @@ import (
 // processes without the driver's configuration, natively.
 func FuzzBody(t *testing.T, body func(t *testing.T), in ...any) {
 	t.Helper()
+	takeTestTail()
 	args := make([]reflect.Value, len(in))
 	for i, p := range in {
 		args[i] = reflect.ValueOf(p).Elem()

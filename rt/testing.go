@@ -28,6 +28,7 @@ import (
 // binary re-executed by one of its tests), body runs as the original test.
 func Test(t *testing.T, body func(t *testing.T)) {
 	t.Helper()
+	takeTestTail()
 	explore.Test(t, func() { runTest(t, body) }, func() { body(t) })
 }
 

@@ -19,12 +19,15 @@ import (
 //     and the program sees the value it would have natively
 //     (rt.GOMAXPROCS);
 //   - runtime.NumGoroutine and runtime.Stack: the program does not see
-//     the scheduler's own goroutines (rt.NumGoroutine, rt.Stack).
+//     the scheduler's own goroutines (rt.NumGoroutine, rt.Stack);
+//   - runtime.Caller and runtime.Callers: under its outermost frame the
+//     program sees the frames it has natively, not the scheduler's
+//     (rt.Caller, rt.Callers).
 var determinismFuncs = map[string]map[string]string{
 	"math/rand":     mathRandFuncs("Rand", "ExpFloat64", "Float32", "Float64", "Int", "Int31", "Int31n", "Int63", "Int63n", "Intn", "NormFloat64", "Perm", "Read", "Seed", "Shuffle", "Uint32", "Uint64"),
 	"math/rand/v2":  mathRandFuncs("RandV2", "ExpFloat64", "Float32", "Float64", "Int", "Int32", "Int32N", "Int64", "Int64N", "IntN", "N", "NormFloat64", "Perm", "Shuffle", "Uint", "Uint32", "Uint32N", "Uint64", "Uint64N", "UintN"),
 	"runtime/pprof": {"Do": "PprofDo", "SetGoroutineLabels": "PprofSetGoroutineLabels"},
-	"runtime":       {"GOMAXPROCS": "GOMAXPROCS", "NumGoroutine": "NumGoroutine", "Stack": "Stack"},
+	"runtime":       {"GOMAXPROCS": "GOMAXPROCS", "NumGoroutine": "NumGoroutine", "Stack": "Stack", "Caller": "Caller", "Callers": "Callers"},
 }
 
 func mathRandFuncs(prefix string, names ...string) map[string]string {

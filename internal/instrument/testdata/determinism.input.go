@@ -21,5 +21,7 @@ func draws(ctx context.Context, xs []int) int {
 	pprof.SetGoroutineLabels(ctx)
 	n += runtime.GOMAXPROCS(0) + runtime.NumCPU() + runtime.NumGoroutine()
 	n += runtime.Stack(make([]byte, 1024), true)
+	_, _, line, _ := runtime.Caller(1)
+	n += line + runtime.Callers(1, make([]uintptr, 8))
 	return n
 }
