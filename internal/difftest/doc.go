@@ -7,7 +7,10 @@
 // by locks, channels, select, sync, sync/atomic, context, timers,
 // panic/recover; and (wide.go) io.Pipe and net.Pipe, a context.Context
 // the program implements, reflect.Select, memory statistics, weak
-// pointers, finalizers and cleanups, t.Cleanup. A program comes in forms: Safe (every shared access
+// pointers, finalizers and cleanups, t.Cleanup, the collection of memory
+// an ended goroutine touched last, allocations counted by
+// testing.AllocsPerRun, and the frames runtime.Callers and
+// runtime.Caller give. A program comes in forms: Safe (every shared access
 // ordered by construction, no deadlock by construction), Racy (Safe with
 // one planted data race: one access left unguarded) and, for programs
 // generated with bugs, Bug (deadlocks, leaks, panics and failed assertions

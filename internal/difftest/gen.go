@@ -229,6 +229,7 @@ func Generate(seed int64) *Program {
 	}
 	widen(g.p, g.n)
 	live(g.p)
+	stacks(g.p)
 	chooseSubtests(g.p)
 	return g.p
 }

@@ -106,3 +106,25 @@ func live(p *Program) {
 		p.Pre = append(p.Pre, livePres[r.Intn(len(livePres))])
 	}
 }
+
+// stackSeed separates the generator of the stack forms from the others.
+const stackSeed = 0x57ac_5eed
+
+// stackPres are sequential statements of what testify's assertions
+// showed: the frames under the test's function, which the program walks
+// with runtime.Callers and runtime.Caller, are testing.tRunner's and
+// runtime.goexit's, as natively, not the scheduler's.
+var stackPres = []Stmt{
+	{Kind: "seq.callers", Code: `{ pcs := make([]uintptr, 16); fs := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)]); for { f, more := fs.Next(); seq += f.File[strings.LastIndex(f.File, "/")+1:] + ":" + fmt.Sprint(f.Line) + " "; if !more { break } } }`},
+	{Kind: "seq.caller", Code: "{ n := 0; for i := 0; i < 20; i++ { if _, _, _, ok := runtime.Caller(i); ok { n++ } }; seq += fmt.Sprint(n) }"},
+}
+
+// stacks adds one of stackPres to a quarter of the programs (generator
+// version 6), drawn with a generator of its own, so that every program
+// of version 5 stays as it was otherwise.
+func stacks(p *Program) {
+	r := rand.New(rand.NewSource(p.Seed ^ stackSeed))
+	if r.Intn(4) == 0 {
+		p.Pre = append(p.Pre, stackPres[r.Intn(len(stackPres))])
+	}
+}
