@@ -480,6 +480,8 @@ var (
 	realModulesBound    = flag.Int("realmodules.preemptions", 0, "the preemption bound of the strategy (pcb, dpor)")
 	realModulesReduce   = flag.Bool("realmodules.reduce", false, "run TestRealModules with -reduce")
 	realModulesAll      = flag.Bool("realmodules.all", false, "run TestRealModules on moreRealModules too")
+	realModulesSched    = flag.Int("realmodules.schedules", 0, "schedules per test for every module (default each module's own)")
+	realModulesBudget   = flag.Duration("realmodules.budget", 0, "budget per test for every module (default each module's own)")
 )
 
 // TestRealModules copies packages of real modules from the module cache
@@ -494,6 +496,9 @@ var (
 // to explain), with -realmodules.preemptions and -realmodules.reduce, and
 // -realmodules.only narrows the modules. -realmodules.all adds the
 // modules of moreRealModules, a second slice that CI does not run.
+// -realmodules.schedules and -realmodules.budget give every module the
+// same (the corpus's measure: 100 schedules and 20s a test), where a
+// finding not listed is one to explain.
 func TestRealModules(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores the tests of real modules (minutes)")
@@ -509,6 +514,12 @@ func TestRealModules(t *testing.T) {
 	for _, m := range modules {
 		if !only.MatchString(m.path) {
 			continue
+		}
+		if *realModulesSched > 0 {
+			m.schedules = *realModulesSched
+		}
+		if *realModulesBudget > 0 {
+			m.budget = *realModulesBudget
 		}
 		t.Run(m.path, func(t *testing.T) {
 			dir, patterns := copyModule(t, m)
