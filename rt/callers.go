@@ -3,6 +3,7 @@ package rt
 import (
 	"runtime"
 	"strings"
+	"sync/atomic"
 )
 
 // The stack a program sees. Inside an exploration a controlled goroutine
@@ -22,8 +23,9 @@ import (
 // (testing.tRunner and runtime.goexit, or for a fuzz target the testing
 // package's frames that call it), taken by Test and FuzzBody before the
 // exploration: the frames the test's body and its subtests see under
-// their own.
-var testTail []uintptr
+// their own. Atomic: a test that starts while another explores (go
+// test's parallel tests) sets it; both tails are testing.tRunner's.
+var testTail atomic.Pointer[[]uintptr]
 
 // maxCallers bounds the frames Callers walks to find the bottom of a
 // stack; a deeper stack is given as it is.
@@ -34,7 +36,8 @@ func takeTestTail() {
 	buf := make([]uintptr, 64)
 	// 0 runtime.Callers, 1 takeTestTail, 2 Test, 3 TestXxx: from 4 on.
 	n := runtime.Callers(4, buf)
-	testTail = buf[:n:n]
+	tail := buf[:n:n]
+	testTail.Store(&tail)
 }
 
 // Callers replaces runtime.Callers: inside an exploration the frames of
@@ -112,8 +115,8 @@ func nativeBottom(pcs []uintptr) []uintptr {
 	}
 	s := pcs[:outer+1]
 	switch last := pcs[len(pcs)-1]; {
-	case test:
-		return append(s, testTail...)
+	case test && testTail.Load() != nil:
+		return append(s, *testTail.Load()...)
 	case funcName(last) == "runtime.goexit":
 		return append(s, last)
 	}
