@@ -79,7 +79,7 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 			b.WriteString(indent(st, "    "))
 		}
 	}
-	if len(f.Logs) > 0 {
+	if len(f.Logs) > 0 && !logsInMessage(f) {
 		b.WriteString("\ntest log of this schedule:\n")
 		for _, l := range f.Logs {
 			b.WriteString(indent(l, "    "))
@@ -101,9 +101,26 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	return b.String()
 }
 
+// logsInMessage reports whether the test log of f's schedule says
+// nothing its message does not: a failure logged alone (an assertion
+// library's message is both).
+func logsInMessage(f *sched.Finding) bool {
+	for _, l := range f.Logs {
+		if !strings.Contains(f.Message, strings.TrimSpace(l)) {
+			return false
+		}
+	}
+	return true
+}
+
 // writeTrace lists the last events of f's trace, one a line: the
 // goroutine, the operation and its object as the source names it
-// ("Lock from.mu#3"), and where, in aligned columns.
+// ("Lock from.mu#3"), and where, in aligned columns. A run of at least
+// ownRun accesses of one goroutine to memory words no other goroutine
+// touches in the trace is one line, "N accesses to its own memory":
+// they order nothing (an assertion library formatting its message, a
+// local slice), and listed one by one they pushed the goroutines'
+// communication out of the lines shown. The view page lists them all.
 func writeTrace(b *strings.Builder, f *sched.Finding, pos Positions) {
 	var shown []event.Event
 	for _, e := range f.Trace {
@@ -112,34 +129,93 @@ func writeTrace(b *strings.Builder, f *sched.Finding, pos Positions) {
 		}
 		shown = append(shown, e)
 	}
-	skip := 0
-	if len(shown) > traceShown || f.TraceDropped > 0 {
-		skip = max(len(shown)-traceShown, 0)
-		fmt.Fprintf(b, "interleaving (last %d of %d events):\n", len(shown)-skip, len(shown)+f.TraceDropped)
-	} else {
-		fmt.Fprintf(b, "interleaving (%d events):\n", len(shown))
+	lines := traceLines(shown)
+	skip, events := max(len(lines)-traceShown, 0), 0
+	for _, l := range lines[skip:] {
+		events += l.n
 	}
-	whats := make([]string, len(shown)-skip)
+	if skip > 0 || f.TraceDropped > 0 {
+		fmt.Fprintf(b, "interleaving (last %d of %d events):\n", events, len(shown)+f.TraceDropped)
+	} else {
+		fmt.Fprintf(b, "interleaving (%d events):\n", events)
+	}
+	lines = lines[skip:]
+	whats := make([]string, len(lines))
 	width := traceWidth
-	for i, e := range shown[skip:] {
-		whats[i] = e.Op.String()
-		if name := f.ObjectName(e); name != "" {
-			whats[i] += " " + name
+	for i, l := range lines {
+		if l.n > 1 {
+			whats[i] = fmt.Sprintf("%d accesses to its own memory", l.n)
+		} else {
+			whats[i] = l.e.Op.String()
+			if name := f.ObjectName(l.e); name != "" {
+				whats[i] += " " + name
+			}
 		}
 		width = max(width, utf8.RuneCountInString(whats[i]))
 	}
-	for i, e := range shown[skip:] {
-		who := fmt.Sprintf("g%d", e.G)
-		if e.G == 0 {
+	for i, l := range lines {
+		who := fmt.Sprintf("g%d", l.e.G)
+		if l.e.G == 0 {
 			who = "timer"
 		}
 		at := ""
-		if e.Site != 0 {
-			at = pos(e.Site)
+		if l.e.Site != 0 {
+			at = pos(l.e.Site)
+		}
+		if l.n > 1 && l.last.Site != 0 && l.last.Site != l.e.Site {
+			to := pos(l.last.Site)
+			if k := strings.LastIndexByte(to, ':'); k > 0 && strings.HasPrefix(at, to[:k+1]) {
+				at += "-" + to[k+1:] // the same file: "a.go:12-30"
+			} else {
+				at += " to " + to
+			}
 		}
 		line := fmt.Sprintf("    %-6s %s%s %s", who, whats[i], strings.Repeat(" ", width-utf8.RuneCountInString(whats[i])), at)
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
+}
+
+// ownRun is the shortest run of accesses to a goroutine's own memory
+// that the interleaving lists as one line.
+const ownRun = 3
+
+// A traceLine is a line of the interleaving: one event (n 1), or a run
+// of n accesses of one goroutine to its own memory, from e to last.
+type traceLine struct {
+	e, last event.Event
+	n       int
+}
+
+// traceLines groups events into the lines of the interleaving.
+func traceLines(events []event.Event) []traceLine {
+	// The goroutine that touches each memory word, -1 for several.
+	owner := map[int32]int32{}
+	for _, e := range events {
+		if e.Obj >= 0 {
+			continue
+		}
+		if g, ok := owner[e.Obj]; !ok {
+			owner[e.Obj] = e.G
+		} else if g != e.G {
+			owner[e.Obj] = -1
+		}
+	}
+	own := func(e event.Event) bool { return e.Obj < 0 && owner[e.Obj] == e.G }
+	var lines []traceLine
+	for i := 0; i < len(events); {
+		j := i
+		for j < len(events) && own(events[j]) && events[j].G == events[i].G {
+			j++
+		}
+		if j-i >= ownRun {
+			lines = append(lines, traceLine{e: events[i], last: events[j-1], n: j - i})
+			i = j
+			continue
+		}
+		lines = append(lines, traceLine{e: events[i], last: events[i], n: 1})
+		i++
+	}
+	return lines
 }
 
 // writeEarlyTimers says, in one line, that the schedule fired a timer

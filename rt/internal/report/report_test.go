@@ -105,3 +105,49 @@ func TestRenderTraceNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderOwnMemoryRuns: a run of accesses of one goroutine to memory
+// no other goroutine touches is one line; accesses to shared memory, and
+// short runs, are listed one by one; a log that only repeats the failure
+// is not printed again.
+func TestRenderOwnMemoryRuns(t *testing.T) {
+	var trace []event.Event
+	trace = append(trace, event.Event{G: 1, Op: event.OpWrite, Obj: -1, Site: 1}) // shared with g2
+	for i := range 4 {
+		trace = append(trace, event.Event{G: 2, Op: event.OpRead, Obj: -2 - int32(i%2), Site: 2 + uint32(i%2)})
+	}
+	trace = append(trace,
+		event.Event{G: 2, Op: event.OpRead, Obj: -1, Site: 2},
+		event.Event{G: 1, Op: event.OpRead, Obj: -4, Site: 1},
+		event.Event{G: 1, Op: event.OpRead, Obj: -4, Site: 1},
+		event.Event{G: 2, Op: event.OpExit},
+	)
+	f := &sched.Finding{
+		Kind: sched.KindTestFailure, Message: "a.go:9: \n\tError: not equal",
+		Logs:  []string{"a.go:9: \n\tError: not equal\n"},
+		Trace: trace,
+	}
+	pos := func(s uint32) string { return []string{"?", "a.go:1", "b.go:2", "b.go:3"}[s] }
+	got := Render(Header{Schedules: 1, Strategy: "random", Seed: 1}, f, pos)
+	for _, want := range []string{
+		"interleaving (9 events):\n",
+		"g1     write ",
+		"g2     4 accesses to its own memory b.go:2-3\n",
+		"g2     read ",
+		"g2     exit",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "g1     read "); n != 2 {
+		t.Errorf("a run of 2 is listed %d times, want 2:\n%s", n, got)
+	}
+	if strings.Contains(got, "test log") {
+		t.Errorf("a log that repeats the failure is printed:\n%s", got)
+	}
+	f.Logs = append(f.Logs, "a.go:7: more\n")
+	if got := Render(Header{}, f, pos); !strings.Contains(got, "test log of this schedule:") {
+		t.Errorf("a log that says more is not printed:\n%s", got)
+	}
+}
