@@ -43,7 +43,7 @@ func TestRenderDeadlock(t *testing.T) {
 	}
 	pos := func(s uint32) string { return []string{"?", "a.go:1", "b.go:2", "c.go:3"}[s] }
 	got := Render(Header{Schedules: 1, Strategy: "pct", Seed: 9, Path: "/tmp/x.json"}, f, pos)
-	for _, want := range []string{
+	wantLines(t, got,
 		"interleave: deadlock after 1 schedule (strategy pct, seed 9)\n",
 		"goroutine 1 (test): blocked in Lock on Mutex at a.go:1\n",
 		"goroutine 2: blocked in Lock on Mutex at b.go:2\n    started at c.go:3\n",
@@ -52,11 +52,7 @@ func TestRenderDeadlock(t *testing.T) {
 		"g1     Lock Mutex#4",
 		"timer  timer fires",
 		"schedule: /tmp/x.json\nreplay: interleave replay /tmp/x.json\n",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("report lacks %q:\n%s", want, got)
-		}
-	}
+	)
 	if strings.Contains(got, "start") && strings.Contains(got, "g2     start") {
 		t.Errorf("invisible start events are listed:\n%s", got)
 	}
@@ -93,17 +89,13 @@ func TestRenderTraceNames(t *testing.T) {
 		return fmt.Sprintf("%s:%d", p.File, p.Line)
 	}
 	got := Render(Header{Schedules: 1, Strategy: "dfs", Seed: 1}, f, pos)
-	for _, want := range []string{
+	wantLines(t, got,
 		"    g1     Lock from.mu#3                         bank.go:27\n",
 		"    g2     write accounts[from].pending.balance#1 bank.go:31\n",
 		"    g2     Lock Mutex#3                           bank.go:40\n",
 		"    g2     Cond.Wait c#5                          bank.go:50\n",
 		"    g2     Unlock c.L#6                           bank.go:50\n",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("report lacks %q:\n%s", want, got)
-		}
-	}
+	)
 }
 
 // TestRenderOwnMemoryRuns: a run of accesses of one goroutine to memory
@@ -129,17 +121,13 @@ func TestRenderOwnMemoryRuns(t *testing.T) {
 	}
 	pos := func(s uint32) string { return []string{"?", "a.go:1", "b.go:2", "b.go:3"}[s] }
 	got := Render(Header{Schedules: 1, Strategy: "random", Seed: 1}, f, pos)
-	for _, want := range []string{
+	wantLines(t, got,
 		"interleaving (9 events):\n",
 		"g1     write ",
 		"g2     4 accesses to its own memory b.go:2-3\n",
 		"g2     read ",
 		"g2     exit",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("report lacks %q:\n%s", want, got)
-		}
-	}
+	)
 	if n := strings.Count(got, "g1     read "); n != 2 {
 		t.Errorf("a run of 2 is listed %d times, want 2:\n%s", n, got)
 	}
@@ -149,5 +137,15 @@ func TestRenderOwnMemoryRuns(t *testing.T) {
 	f.Logs = append(f.Logs, "a.go:7: more\n")
 	if got := Render(Header{}, f, pos); !strings.Contains(got, "test log of this schedule:") {
 		t.Errorf("a log that says more is not printed:\n%s", got)
+	}
+}
+
+// wantLines fails t for each of wants the report got lacks.
+func wantLines(t *testing.T, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
 	}
 }
