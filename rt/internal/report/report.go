@@ -101,12 +101,13 @@ func Render(h Header, f *sched.Finding, pos Positions) string {
 	return b.String()
 }
 
-// logsInMessage reports whether the test log of f's schedule says
-// nothing its message does not: a failure logged alone (an assertion
-// library's message is both).
+// logsInMessage reports whether the test log of f's schedule is its
+// message again: a failure logged alone (an assertion library's message
+// is both).
 func logsInMessage(f *sched.Finding) bool {
+	msg := strings.TrimSpace(f.Message)
 	for _, l := range f.Logs {
-		if !strings.Contains(f.Message, strings.TrimSpace(l)) {
+		if strings.TrimSpace(l) != msg {
 			return false
 		}
 	}
@@ -129,7 +130,13 @@ func writeTrace(b *strings.Builder, f *sched.Finding, pos Positions) {
 		}
 		shown = append(shown, e)
 	}
-	lines := traceLines(shown)
+	// The racing accesses stay lines of their own: the earlier one may
+	// be older than the trace, so that the word looks like its
+	// goroutine's own.
+	racing := func(e event.Event) bool {
+		return f.Race != nil && (e.Site == f.Race.Cur.Site || e.Site == f.Race.Prev.Site)
+	}
+	lines := traceLines(shown, racing)
 	skip, events := max(len(lines)-traceShown, 0), 0
 	for _, l := range lines[skip:] {
 		events += l.n
@@ -186,8 +193,9 @@ type traceLine struct {
 	n       int
 }
 
-// traceLines groups events into the lines of the interleaving.
-func traceLines(events []event.Event) []traceLine {
+// traceLines groups events into the lines of the interleaving; an event
+// keep says so is never part of a run.
+func traceLines(events []event.Event, keep func(event.Event) bool) []traceLine {
 	// The goroutine that touches each memory word, -1 for several.
 	owner := map[int32]int32{}
 	for _, e := range events {
@@ -200,7 +208,7 @@ func traceLines(events []event.Event) []traceLine {
 			owner[e.Obj] = -1
 		}
 	}
-	own := func(e event.Event) bool { return e.Obj < 0 && owner[e.Obj] == e.G }
+	own := func(e event.Event) bool { return e.Obj < 0 && owner[e.Obj] == e.G && !keep(e) }
 	var lines []traceLine
 	for i := 0; i < len(events); {
 		j := i

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"interleave.dev/rt/internal/event"
+	"interleave.dev/rt/internal/race"
 	"interleave.dev/rt/internal/sched"
 	"interleave.dev/rt/internal/site"
 )
@@ -134,6 +135,14 @@ func TestRenderOwnMemoryRuns(t *testing.T) {
 	if strings.Contains(got, "test log") {
 		t.Errorf("a log that repeats the failure is printed:\n%s", got)
 	}
+	// A racing access is never part of a run, though the earlier one
+	// is older than the trace.
+	f.Race = &race.Race{Cur: race.Access{G: 2, Site: 3}, Prev: race.Access{G: 1, Site: 9}}
+	wantLines(t, Render(Header{}, f, pos),
+		"g2     read                         b.go:2\n    g2     read                         b.go:3\n",
+	)
+	f.Race = nil
+	// A log that says more than the failure is printed, all of it.
 	f.Logs = append(f.Logs, "a.go:7: more\n")
 	if got := Render(Header{}, f, pos); !strings.Contains(got, "test log of this schedule:") {
 		t.Errorf("a log that says more is not printed:\n%s", got)
