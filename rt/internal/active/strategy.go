@@ -56,8 +56,8 @@ type Strategy struct {
 	follow  int32 // a racing goroutine that runs right after its partner
 	reached bool
 	point   int
-	lostB   bool // lost communication: the select at B has run
-	stay    int  // an observed run's odds of going on (strategy.Rand.StayOdds)
+	lostB   bool         // lost communication: the select at B has run
+	mix     strategy.Mix // how an observed run chooses (strategy.Rand.Draw)
 
 	// What follows a start or a resume, learned from every run: the
 	// pending event of a goroutine about to start or resume does not say
@@ -131,9 +131,9 @@ func (s *Strategy) Begin() bool {
 		// (section 1's random runs: many pairs of events meet, for the
 		// predictions); later ones at random's odds, which reach the
 		// bugs that need a goroutine to run a long stretch.
-		s.stay = 0
+		s.mix = strategy.Uniform()
 		if s.run > s.cfg.Observe {
-			s.stay = s.rng.StayOdds()
+			s.mix = s.rng.Draw()
 		}
 	}
 	s.gs = make(map[int32]*track)
@@ -351,7 +351,7 @@ func isAtomic(op event.Op) bool {
 // paused, and the choice is uniform among the others (Algorithm 1).
 func (s *Strategy) Choose(p *strategy.Point) int {
 	if s.phase == 1 {
-		return s.rng.Pick(p, s.stay) // an observed run: random's, odds and all
+		return s.rng.Pick(p, &s.mix) // an observed run: random's, odds and all
 	}
 	if p.Kind == strategy.Select {
 		return s.rng.Intn(len(p.Options))

@@ -25,7 +25,7 @@ type Coverage struct {
 	seed    int64
 	i       int
 	rng     rng
-	stay    int // the schedule's odds of going on where all is covered (rng.stayOdds)
+	mix     mix // how the schedule chooses where all is covered (rng.draw)
 	covered map[[2]uint32]bool
 	last    uint32 // site of the option chosen at the last Thread point
 	fresh   []int  // scratch: the options that cover a new pair
@@ -46,7 +46,7 @@ func (c *Coverage) Name() string { return "coverage" }
 func (c *Coverage) Begin() bool {
 	c.i++
 	c.rng = rng{s: scheduleSeed(c.seed, c.i) ^ 0x2}
-	c.stay = c.rng.stayOdds()
+	c.mix = c.rng.draw()
 	c.last = 0
 	return true
 }
@@ -76,7 +76,7 @@ func (c *Coverage) Choose(p *Point) int {
 	if len(c.fresh) > 0 {
 		k = c.fresh[c.rng.intn(len(c.fresh))]
 	} else {
-		k = c.rng.pick(p, c.stay)
+		k = c.rng.pick(p, &c.mix)
 	}
 	o := p.At(k)
 	if len(c.covered) < maxCovered {

@@ -12,7 +12,9 @@ package strategy
 // with a default finds nobody ready yet. Each schedule therefore draws
 // how often it switches: one schedule in three chooses uniformly at every
 // point; the others go on with the goroutine that reached the point with
-// probability 3/4 or 15/16, and else choose uniformly.
+// probability 3/4 or 15/16, and else choose uniformly; one schedule in
+// four also holds goroutines back for the rest of the schedule, at a
+// point drawn as it comes, the way PCT's change points do (rng.draw).
 //
 // Each schedule draws from a generator of its own, seeded from the seed
 // and the schedule's number (Independent).
@@ -20,7 +22,7 @@ type Random struct {
 	seed int64
 	i    int
 	rng  rng
-	stay int // the schedule's odds of going on (rng.stayOdds)
+	mix  mix // how the schedule chooses (rng.draw)
 }
 
 // NewRandom returns a Random strategy with the given seed.
@@ -38,7 +40,7 @@ func (r *Random) Begin() bool { return r.BeginAt(r.i + 1) }
 func (r *Random) BeginAt(i int) bool {
 	r.i = i
 	r.rng = rng{s: scheduleSeed(r.seed, i) ^ 0x1}
-	r.stay = r.rng.stayOdds()
+	r.mix = r.rng.draw()
 	return true
 }
 
@@ -46,7 +48,7 @@ func (r *Random) BeginAt(i int) bool {
 func (r *Random) Calibrate() bool { return false }
 
 // Choose implements Strategy.
-func (r *Random) Choose(p *Point) int { return r.rng.pick(p, r.stay) }
+func (r *Random) Choose(p *Point) int { return r.rng.pick(p, &r.mix) }
 
 // Indexed implements Indexed.
 func (r *Random) Indexed() {}

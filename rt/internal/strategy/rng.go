@@ -61,25 +61,116 @@ func NewRand(seed int64, stream uint64) *Rand { return &Rand{r: *newRNG(seed, st
 // Intn returns a uniform number in [0, n), n > 0.
 func (r *Rand) Intn(n int) int { return r.r.intn(n) }
 
-// stayOdds draws how a schedule switches goroutines: 0, uniform at every
-// point (one schedule in three), or n, going on with the goroutine that
-// reached a point with probability 1-1/n (n is 4 or 16): see Random.
-func (r *rng) stayOdds() int { return [3]int{0, 4, 16}[r.intn(3)] }
+// mix is how one randomized schedule chooses (rng.draw), and what it
+// holds back so far.
+type mix struct {
+	// stay is 0, uniform at every point, or n: going on with the
+	// goroutine that reached a thread point with probability 1-1/n.
+	stay int
+	// hold is 0, or n: at a thread point, the goroutine that reached it
+	// is held back with probability 1/n, for the rest of the schedule.
+	hold int
+	// held are the goroutines held back: chosen only when no other
+	// option is, as PCT's goroutine below a change point (pct.go).
+	held []int32
+}
 
-// pick chooses an option of p under the odds stay (stayOdds): the option
-// of the goroutine that reached a thread point unless the odds say
-// switch, and uniformly then, at select points and under stay 0.
-func (r *rng) pick(p *Point, stay int) int {
-	if stay != 0 && p.Kind == Thread && p.Current != 0 && r.intn(stay) != 0 {
+// draw draws a schedule's mix: one schedule in three chooses uniformly
+// at every point, the others go on with probability 3/4 or 15/16; and
+// one schedule in four also holds goroutines back, each thread point
+// with probability 1/16, 1/64 or 1/256. A stay of 15/16 almost never
+// keeps a goroutine waiting for the 40 points a pipe exchange and a few
+// locks of another take; holding it back does, as PCT's change points do
+// (the race of docs/difftest.md's class 25).
+func (r *rng) draw() mix {
+	m := mix{stay: [3]int{0, 4, 16}[r.intn(3)]}
+	if r.intn(4) == 0 {
+		m.hold = [3]int{16, 64, 256}[r.intn(3)]
+	}
+	return m
+}
+
+// pick chooses an option of p under the mix m: the option of the
+// goroutine that reached a thread point unless the odds say switch (or it
+// is held back), and uniformly then, at select points and under stay 0,
+// among the options not held back (among all when every one is).
+func (r *rng) pick(p *Point, m *mix) int {
+	if p.Kind != Thread {
+		return r.intn(p.Len())
+	}
+	if p.Current != 0 && r.goOn(m, p.Current) {
 		if i := p.indexOf(p.Current); i >= 0 {
 			return i
 		}
 	}
-	return r.intn(p.Len())
+	return r.other(p, m)
 }
 
-// StayOdds is stayOdds for a strategy of another package.
-func (r *Rand) StayOdds() int { return r.r.stayOdds() }
+// goOn draws whether goroutine g, which reached a thread point, goes on
+// under the mix m: the first half of pick, for a strategy.GoerOn.
+func (r *rng) goOn(m *mix, g int32) bool {
+	if m.hold != 0 && r.intn(m.hold) == 0 && !m.isHeld(g) {
+		m.held = append(m.held, g)
+	}
+	return m.stay != 0 && r.intn(m.stay) != 0 && !m.isHeld(g)
+}
+
+// other is the second half of pick: uniform among the options of p not
+// held back, or among all when every one is.
+func (r *rng) other(p *Point, m *mix) int {
+	n := p.Len()
+	if len(m.held) == 0 {
+		return r.intn(n)
+	}
+	// A few draws, which usually find one, then a scan.
+	for try := 0; try < 8; try++ {
+		if i := r.intn(n); !m.isHeld(p.At(i).G) {
+			return i
+		}
+	}
+	free := 0
+	for i := 0; i < n; i++ {
+		if !m.isHeld(p.At(i).G) {
+			free++
+		}
+	}
+	if free == 0 {
+		return r.intn(n)
+	}
+	k := r.intn(free)
+	for i := 0; i < n; i++ {
+		if !m.isHeld(p.At(i).G) {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	panic("unreachable")
+}
+
+// isHeld reports whether goroutine g is held back (the timer, 0, never
+// is).
+func (m *mix) isHeld(g int32) bool {
+	for _, h := range m.held {
+		if h == g {
+			return g != 0
+		}
+	}
+	return false
+}
+
+// Mix is a randomized schedule's mix (rng.draw) for a strategy of another
+// package.
+type Mix struct{ m mix }
+
+// Draw draws a schedule's mix: random's odds, for a strategy of another
+// package.
+func (r *Rand) Draw() Mix { return Mix{r.r.draw()} }
+
+// Uniform is the mix that chooses uniformly at every point and holds
+// nothing back.
+func Uniform() Mix { return Mix{} }
 
 // Pick is pick for a strategy of another package.
-func (r *Rand) Pick(p *Point, stay int) int { return r.r.pick(p, stay) }
+func (r *Rand) Pick(p *Point, m *Mix) int { return r.r.pick(p, &m.m) }

@@ -203,3 +203,36 @@ func TestRandomSwitchOdds(t *testing.T) {
 		t.Errorf("%d schedules of 300 mostly went on with the current goroutine, want about 200", stays)
 	}
 }
+
+// TestMixHoldsBack: a goroutine held back is chosen only when no other
+// option is; about one schedule in four holds goroutines back.
+func TestMixHoldsBack(t *testing.T) {
+	r := newRNG(1, 0)
+	m := mix{stay: 16, hold: 1} // hold back every goroutine that reaches a point
+	p := &Point{Kind: Thread, Current: 2, Options: []Option{{G: 1}, {G: 2}, {G: 3}}}
+	for range 200 {
+		if o := p.Options[r.pick(p, &m)]; o.G == 2 {
+			t.Fatalf("held-back goroutine 2 chosen among %v (held %v)", p.Options, m.held)
+		}
+	}
+	p.Current = 3
+	for range 200 {
+		if o := p.Options[r.pick(p, &m)]; o.G != 1 {
+			t.Fatalf("chose goroutine %d, want 1, the only one not held back (held %v)", o.G, m.held)
+		}
+	}
+	p.Current = 1
+	r.pick(p, &m) // every option held back now: any of them
+	if len(m.held) != 3 {
+		t.Fatalf("held %v, want all three", m.held)
+	}
+	holds := 0
+	for i := range 4000 {
+		if newRNG(int64(i), 0).draw().hold != 0 {
+			holds++
+		}
+	}
+	if holds < 800 || holds > 1200 {
+		t.Errorf("%d of 4000 schedules hold goroutines back, want about 1000", holds)
+	}
+}
