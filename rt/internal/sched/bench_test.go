@@ -96,18 +96,40 @@ func BenchmarkRawHandoff(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/handoff")
 }
 
-// stay always lets the goroutine that reached the point continue.
-type stay struct{}
+// stay lets the goroutine that reached a point continue, but switches
+// every switchEvery points, before the fairness rule would force a switch
+// at every point (fairBound): a benchmark of points that continue.
+type stay struct {
+	n     int
+	drawn bool // GoOn counted the point Choose is asked next
+}
 
-func (stay) Name() string         { return "stay" }
-func (stay) Begin() bool          { return true }
-func (stay) End(strategy.Outcome) {}
-func (stay) Indexed()             {}
-func (stay) Choose(p *strategy.Point) int {
+// switchEvery is how often stay switches.
+const switchEvery = 500
+
+func (*stay) Name() string         { return "stay" }
+func (*stay) Begin() bool          { return true }
+func (*stay) End(strategy.Outcome) {}
+func (*stay) Indexed()             {}
+func (s *stay) GoOn(int32) bool {
+	s.n++
+	s.drawn = s.n%switchEvery == 0
+	return !s.drawn
+}
+func (s *stay) Choose(p *strategy.Point) int {
 	if p.Kind != strategy.Thread {
 		return 0
 	}
-	return max(p.Find(int(p.Current)), 0)
+	if !s.drawn {
+		s.n++
+	}
+	s.drawn = false
+	if s.n%switchEvery != 0 {
+		if i := p.Find(int(p.Current)); i >= 0 {
+			return i
+		}
+	}
+	return other{}.Choose(p)
 }
 
 // other always switches to another goroutine.
@@ -163,7 +185,7 @@ func pointsBench(b *testing.B, strat strategy.Strategy, race bool) {
 
 // BenchmarkPointContinue: a scheduling point where the strategy lets the
 // same goroutine continue.
-func BenchmarkPointContinue(b *testing.B) { pointsBench(b, stay{}, false) }
+func BenchmarkPointContinue(b *testing.B) { pointsBench(b, &stay{}, false) }
 
 // BenchmarkPointSwitch: a scheduling point where the strategy switches to
 // the other goroutine.
@@ -274,7 +296,7 @@ func (c countChoices) Choose(p *strategy.Point) int { *c.n++; return c.Strategy.
 func BenchmarkCurrent(b *testing.B) {
 	var found int
 	b.ReportAllocs()
-	Explore(Config{Strategy: stay{}, Schedules: 1}, func() {
+	Explore(Config{Strategy: &stay{}, Schedules: 1}, func() {
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			if Current() != nil {

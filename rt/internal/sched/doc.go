@@ -168,6 +168,15 @@
 // at every point. Exited goroutines are compacted out of the live list
 // when they are half of it.
 //
+// A point where the goroutine that reached it goes on takes a fast path
+// (`Iteration.goesOn`) when its options are plainly the run queue (no
+// timer, no goroutine out of the schedule, no yield, nobody starved): if
+// the goroutine is the only one ready, it goes on with no choice; if a
+// strategy implements `strategy.GoerOn` (random), it is asked first
+// whether the goroutine goes on, and only a switch collects the options.
+// Under the tests' check of the set, the fast path checks its
+// preconditions against the options collected the usual way.
+//
 // # Models
 //
 // Blocking primitives never block natively:

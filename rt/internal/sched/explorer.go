@@ -432,6 +432,7 @@ func (x *Explorer) newIteration(num int) *Iteration {
 	}
 	_, it.indexed = x.strat.(strategy.Indexed)
 	it.strat = x.strat
+	it.goOn, _ = x.strat.(strategy.GoerOn)
 	it.view.it = it
 	it.runq.it = it
 	if x.race != nil {

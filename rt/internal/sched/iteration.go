@@ -97,6 +97,7 @@ type Iteration struct {
 	pt         strategy.Point
 	chosen     strategy.Option   // the option choose returned
 	strat      strategy.Strategy // the explorer's
+	goOn       strategy.GoerOn   // the strategy, when it has the fast path of a point that goes on
 	race       *race.Detector
 	obs        strategy.Observer // the strategy, when it observes every event
 	vals       strategy.Valuer   // the strategy, when it needs the values of accesses
@@ -495,6 +496,9 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 // reschedule picks who runs next and hands over to it. It returns when g
 // runs again (g ready), or at once when g has exited.
 func (it *Iteration) reschedule(g *G) {
+	if (it.goOn != nil || len(it.runq.items) == 1) && it.goesOn(g) {
+		return
+	}
 	for {
 		n := it.collect()
 		if n == 0 {
@@ -541,6 +545,59 @@ func (it *Iteration) reschedule(g *G) {
 		it.setCur(next)
 		it.handoff(g)
 		return
+	}
+}
+
+// goesOn is the fast path of a thread point where g, which reached it,
+// goes on: what collect, choose and the rest of reschedule do when g is
+// the only option, or when the strategy chooses g without being shown the
+// options (strategy.GoerOn). It takes the path only at a plain point,
+// whose options are the run queue, g among them, with no timer, no
+// goroutine out of the schedule, no yield and no starved goroutine to
+// change them; else, or when the strategy says switch, it reports false
+// and the point goes the usual way.
+func (it *Iteration) goesOn(g *G) bool {
+	if g == nil || g.state != gReady || g.set != &it.runq ||
+		g.pending.Op == event.OpResume || g.pending.Op == event.OpStart ||
+		len(it.open)+len(it.timers.plain)+len(it.timers.chans) > 0 || it.fireHeld {
+		return false
+	}
+	if len(it.runq.items) == 1 {
+		if verifyRunq {
+			it.verifyGoesOn(g)
+		}
+		it.ran(g)
+		return true
+	}
+	if it.goOn == nil || it.yieldSw == it.switches || len(it.choices) >= it.x.cfg.MaxChoices ||
+		it.steps-it.runq.top().lastRun > fairBound {
+		return false
+	}
+	if verifyRunq {
+		it.verifyGoesOn(g)
+	}
+	if !it.goOn.GoOn(g.ID) {
+		return false
+	}
+	it.choices = append(it.choices, int(g.ID))
+	it.points++
+	it.ran(g)
+	return true
+}
+
+// verifyGoesOn checks that the options collect offers at g's point are
+// the ones goesOn takes them to be: the run queue, g among them.
+func (it *Iteration) verifyGoesOn(g *G) {
+	n := it.collect()
+	if !it.indexed {
+		if n != 1 || it.opts[0].G != g.ID {
+			panic(fmt.Sprintf("interleave: the fast path of a point takes goroutine %d for the only option, the scheduler offers %d options", g.ID, n))
+		}
+		return
+	}
+	v := &it.view
+	if n != len(it.runq.items) || v.timer || (v.only != nil && n > 1) || v.nskip != 0 || v.IndexOf(g.ID) < 0 {
+		panic(fmt.Sprintf("interleave: the fast path of a point takes options the scheduler does not offer: %d options of %d, timer %v, forced %v, %d passed over", n, len(it.runq.items), v.timer, v.only != nil, v.nskip))
 	}
 }
 

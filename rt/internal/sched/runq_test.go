@@ -63,7 +63,7 @@ func runqProgram(goroutines, rounds int) func() {
 
 func TestRunqMatchesScan(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 7, 20} {
-		for _, strat := range []strategy.Strategy{strategy.NewRandom(int64(n)), strategy.NewPCT(int64(n), 3), other{}, stay{}} {
+		for _, strat := range []strategy.Strategy{strategy.NewRandom(int64(n)), strategy.NewPCT(int64(n), 3), other{}, &stay{}} {
 			t.Run(fmt.Sprintf("%s/%d", strat.Name(), n), func(t *testing.T) {
 				r := Explore(Config{Strategy: strat, Schedules: 30, Race: true, Leaks: true}, runqProgram(n, 4))
 				if r.Finding != nil {
@@ -78,7 +78,7 @@ func TestRunqMatchesScan(t *testing.T) {
 // were passed over for fairBound points: the longest passed over, read
 // from the sets' heaps, is the one the scan finds.
 func TestRunqFairnessMatchesScan(t *testing.T) {
-	for _, strat := range []strategy.Strategy{stay{}, strategy.NewRandom(5), strategy.NewPCT(5, 3)} {
+	for _, strat := range []strategy.Strategy{&stay{}, strategy.NewRandom(5), strategy.NewPCT(5, 3)} {
 		t.Run(strat.Name(), func(t *testing.T) {
 			r := Explore(Config{Strategy: strat, Schedules: 3, Race: true, Leaks: true}, runqProgram(12, 150))
 			if r.Finding != nil {
@@ -190,7 +190,7 @@ func TestTimerHeapsOrder(t *testing.T) {
 		g.StopTimer(ts[2], 0)
 		g.Sleep(1000e9, 0)
 	}
-	r := Explore(Config{Strategy: stay{}, Schedules: 1, Timers: TimersIdle}, body)
+	r := Explore(Config{Strategy: &stay{}, Schedules: 1, Timers: TimersIdle}, body)
 	if r.Finding != nil {
 		t.Fatalf("%s: %s", r.Finding.Kind, r.Finding.Message)
 	}

@@ -23,6 +23,9 @@ type Random struct {
 	i    int
 	rng  rng
 	mix  mix // how the schedule chooses (rng.draw)
+	// drawn: GoOn drew the odds of going on at the point Choose is asked
+	// next, and they said switch.
+	drawn bool
 }
 
 // NewRandom returns a Random strategy with the given seed.
@@ -41,6 +44,7 @@ func (r *Random) BeginAt(i int) bool {
 	r.i = i
 	r.rng = rng{s: scheduleSeed(r.seed, i) ^ 0x1}
 	r.mix = r.rng.draw()
+	r.drawn = false
 	return true
 }
 
@@ -48,7 +52,22 @@ func (r *Random) BeginAt(i int) bool {
 func (r *Random) Calibrate() bool { return false }
 
 // Choose implements Strategy.
-func (r *Random) Choose(p *Point) int { return r.rng.pick(p, &r.mix) }
+func (r *Random) Choose(p *Point) int {
+	if r.drawn {
+		r.drawn = false
+		return r.rng.other(p, &r.mix)
+	}
+	return r.rng.pick(p, &r.mix)
+}
+
+// GoOn implements GoerOn: the odds pick draws first, before the options.
+func (r *Random) GoOn(g int32) bool {
+	if r.rng.goOn(&r.mix, g) {
+		return true
+	}
+	r.drawn = true
+	return false
+}
 
 // Indexed implements Indexed.
 func (r *Random) Indexed() {}

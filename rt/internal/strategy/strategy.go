@@ -62,6 +62,19 @@ type Indexed interface {
 	Indexed()
 }
 
+// GoerOn is an Indexed strategy that can let the goroutine that reached
+// a Thread point go on before the point's options are collected: the
+// scheduler's fast path for a point where nothing switches.
+type GoerOn interface {
+	Indexed
+	// GoOn is asked at a Thread point whose options are two or more
+	// goroutines, among them g, the goroutine that reached it, and no
+	// timer. True is the choice of g's option, as if Choose had returned
+	// its index; false means that Choose is asked next at the same point,
+	// and chooses as it would have after the draws GoOn made.
+	GoOn(g int32) bool
+}
+
 // Len returns the number of options of p.
 func (p *Point) Len() int {
 	if p.Set != nil {
