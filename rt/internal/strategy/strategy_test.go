@@ -236,3 +236,28 @@ func TestMixHoldsBack(t *testing.T) {
 		t.Errorf("%d of 4000 schedules hold goroutines back, want about 1000", holds)
 	}
 }
+
+// TestRandomGoOnAgreesWithChoose: asking GoOn first, then Choose only when
+// it says switch (the scheduler's fast path), makes the choices Choose
+// alone makes, schedule after schedule.
+func TestRandomGoOnAgreesWithChoose(t *testing.T) {
+	alone, fast := NewRandom(7), NewRandom(7)
+	opts := []Option{{G: 1}, {G: 2}, {G: 3}, {G: 4}}
+	for s := 0; s < 200; s++ {
+		alone.Begin()
+		fast.Begin()
+		cur := int32(1)
+		for i := 0; i < 300; i++ {
+			p := &Point{Kind: Thread, Index: i, Current: cur, Options: opts}
+			want := alone.Choose(p)
+			got := int(cur) - 1
+			if !fast.GoOn(cur) {
+				got = fast.Choose(&Point{Kind: Thread, Index: i, Current: cur, Options: opts})
+			}
+			if got != want {
+				t.Fatalf("schedule %d, point %d: %d with GoOn, %d without", s+1, i, got, want)
+			}
+			cur = opts[want].G
+		}
+	}
+}
