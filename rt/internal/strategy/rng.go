@@ -68,17 +68,25 @@ type mix struct {
 	// goroutine that reached a thread point with probability 1-1/n.
 	stay int
 	// hold is 0, or n: at a thread point, the goroutine that reached it
-	// is held back with probability 1/n, for the rest of the schedule.
+	// is held back with probability 1/n, for the rest of the schedule,
+	// until maxHeld are.
 	hold int
 	// held are the goroutines held back: chosen only when no other
 	// option is, as PCT's goroutine below a change point (pct.go).
-	held []int32
+	held  [maxHeld]int32
+	nheld int
 }
+
+// maxHeld bounds the goroutines a schedule holds back, as PCT's depth
+// bounds its change points: a few are what the bugs need, and a point
+// then costs the same however long the schedule and however many the
+// goroutines.
+const maxHeld = 3
 
 // draw draws a schedule's mix: one schedule in three chooses uniformly
 // at every point, the others go on with probability 3/4 or 15/16; and
 // one schedule in four also holds goroutines back, each thread point
-// with probability 1/16, 1/64 or 1/256. A stay of 15/16 almost never
+// with probability 1/16, 1/64 or 1/256, up to maxHeld of them. A stay of 15/16 almost never
 // keeps a goroutine waiting for the 40 points a pipe exchange and a few
 // locks of another take; holding it back does, as PCT's change points do
 // (the race of docs/difftest.md's class 25).
@@ -109,8 +117,9 @@ func (r *rng) pick(p *Point, m *mix) int {
 // goOn draws whether goroutine g, which reached a thread point, goes on
 // under the mix m: the first half of pick, for a strategy.GoerOn.
 func (r *rng) goOn(m *mix, g int32) bool {
-	if m.hold != 0 && r.intn(m.hold) == 0 && !m.isHeld(g) {
-		m.held = append(m.held, g)
+	if m.hold != 0 && m.nheld < maxHeld && r.intn(m.hold) == 0 && !m.isHeld(g) {
+		m.held[m.nheld] = g
+		m.nheld++
 	}
 	return m.stay != 0 && r.intn(m.stay) != 0 && !m.isHeld(g)
 }
@@ -119,7 +128,7 @@ func (r *rng) goOn(m *mix, g int32) bool {
 // held back, or among all when every one is.
 func (r *rng) other(p *Point, m *mix) int {
 	n := p.Len()
-	if len(m.held) == 0 {
+	if m.nheld == 0 {
 		return r.intn(n)
 	}
 	// A few draws, which usually find one, then a scan.
@@ -152,7 +161,7 @@ func (r *rng) other(p *Point, m *mix) int {
 // isHeld reports whether goroutine g is held back (the timer, 0, never
 // is).
 func (m *mix) isHeld(g int32) bool {
-	for _, h := range m.held {
+	for _, h := range m.held[:m.nheld] {
 		if h == g {
 			return g != 0
 		}

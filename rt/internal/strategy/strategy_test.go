@@ -212,19 +212,27 @@ func TestMixHoldsBack(t *testing.T) {
 	p := &Point{Kind: Thread, Current: 2, Options: []Option{{G: 1}, {G: 2}, {G: 3}}}
 	for range 200 {
 		if o := p.Options[r.pick(p, &m)]; o.G == 2 {
-			t.Fatalf("held-back goroutine 2 chosen among %v (held %v)", p.Options, m.held)
+			t.Fatalf("held-back goroutine 2 chosen among %v (held %v)", p.Options, m.held[:m.nheld])
 		}
 	}
 	p.Current = 3
 	for range 200 {
 		if o := p.Options[r.pick(p, &m)]; o.G != 1 {
-			t.Fatalf("chose goroutine %d, want 1, the only one not held back (held %v)", o.G, m.held)
+			t.Fatalf("chose goroutine %d, want 1, the only one not held back (held %v)", o.G, m.held[:m.nheld])
 		}
 	}
 	p.Current = 1
 	r.pick(p, &m) // every option held back now: any of them
-	if len(m.held) != 3 {
-		t.Fatalf("held %v, want all three", m.held)
+	if m.nheld != 3 {
+		t.Fatalf("held %v, want all three", m.held[:m.nheld])
+	}
+	p.Options = append(p.Options, Option{G: 4})
+	p.Current = 4
+	for range 100 {
+		r.pick(p, &m)
+	}
+	if m.nheld != maxHeld {
+		t.Fatalf("held %v, want at most %d", m.held[:m.nheld], maxHeld)
 	}
 	holds := 0
 	for i := range 4000 {
