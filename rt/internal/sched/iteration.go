@@ -92,12 +92,16 @@ type Iteration struct {
 	hash   uint64
 	hashed int
 
-	choices    []int
-	opts       []strategy.Option
-	pt         strategy.Point
-	chosen     strategy.Option   // the option choose returned
-	strat      strategy.Strategy // the explorer's
-	goOn       strategy.GoerOn   // the strategy, when it has the fast path of a point that goes on
+	choices []int
+	opts    []strategy.Option
+	pt      strategy.Point
+	chosen  strategy.Option   // the option choose returned
+	strat   strategy.Strategy // the explorer's
+	goOn    strategy.GoerOn   // the strategy, when it has the fast path of a point that goes on
+	// fairUntil is a step before which no goroutine of the run queue can
+	// have been passed over for fairBound points (goesOn): the oldest
+	// key found last plus fairBound, 0 since a goroutine joined.
+	fairUntil  int
 	race       *race.Detector
 	obs        strategy.Observer // the strategy, when it observes every event
 	vals       strategy.Valuer   // the strategy, when it needs the values of accesses
@@ -569,9 +573,17 @@ func (it *Iteration) goesOn(g *G) bool {
 		it.ran(g)
 		return true
 	}
-	if it.goOn == nil || it.yieldSw == it.switches || len(it.choices) >= it.x.cfg.MaxChoices ||
-		it.steps-it.runq.top().lastRun > fairBound {
+	if it.goOn == nil || it.yieldSw == it.switches || len(it.choices) >= it.x.cfg.MaxChoices {
 		return false
+	}
+	if it.steps > it.fairUntil {
+		// The keys only grow while nobody joins the run queue: the
+		// oldest of them bounds every later check until then.
+		old := it.runq.top().lastRun
+		if it.steps-old > fairBound {
+			return false
+		}
+		it.fairUntil = old + fairBound
 	}
 	if verifyRunq {
 		it.verifyGoesOn(g)

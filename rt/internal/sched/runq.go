@@ -83,6 +83,9 @@ func (s *gset) stale(e *hent) bool {
 }
 
 func (s *gset) add(g *G) {
+	if s == &s.it.runq {
+		s.it.fairUntil = 0 // g may have waited longer than every member
+	}
 	g.set, g.idx = s, len(s.items)
 	s.items = append(s.items, g)
 	s.push(g)
