@@ -112,9 +112,9 @@ func TestLeaksOnEverySchedule(t *testing.T) {
 	}
 	dir := writeModule(t, map[string]string{"go.mod": passingModule, "m_test.go": leakTests})
 	for _, strategy := range []string{"random", "dfs"} {
-		// Random's schedule 1 under seed 4 leaves the consumer released
+		// Random's schedule 1 under seed 5 leaves the consumer released
 		// (under seeds 1 to 3 it leaves it waiting, as dfs's does).
-		code, stdout, stderr := cli(t, "test", "-C", dir, "-strategy="+strategy, "-seed=4", "-schedules=200", "-v", ".")
+		code, stdout, stderr := cli(t, "test", "-C", dir, "-strategy="+strategy, "-seed=5", "-schedules=200", "-v", ".")
 		if code != 1 {
 			t.Fatalf("%s: exit %d, want 1\n%s\n%s", strategy, code, stdout, stderr)
 		}

@@ -53,7 +53,7 @@ func TestRareRead(t *testing.T) {
 }
 `
 
-var afterLine = regexp.MustCompile(`interleave: test failure after (\d+) schedules`)
+var afterLine = regexp.MustCompile(`interleave: test failure after (\d+) schedules?`)
 
 // scheduleFiles returns the schedule files in dir, by name, without their
 // directory-dependent parts.
@@ -92,7 +92,7 @@ func TestWorkersAndShardsEndToEnd(t *testing.T) {
 		}
 		return code, after, scheduleFiles(t, sd)
 	}
-	for _, seed := range []string{"1", "2"} {
+	for _, seed := range []string{"2", "4"} { // found after 64 and 99 schedules
 		code1, after1, files1 := run("-seed", seed, "-workers", "1", ".")
 		code2, after2, files2 := run("-seed", seed, "-workers", "2", ".")
 		if code1 != code2 || after1 != after2 || !reflect.DeepEqual(files1, files2) {
