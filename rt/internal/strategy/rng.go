@@ -86,10 +86,10 @@ const maxHeld = 3
 // draw draws a schedule's mix: one schedule in three chooses uniformly
 // at every point, the others go on with probability 3/4 or 15/16; and
 // one schedule in four also holds goroutines back, each thread point
-// with probability 1/16, 1/64 or 1/256, up to maxHeld of them. A stay of 15/16 almost never
-// keeps a goroutine waiting for the 40 points a pipe exchange and a few
-// locks of another take; holding it back does, as PCT's change points do
-// (the race of docs/difftest.md's class 25).
+// with probability 1/16, 1/64 or 1/256, up to maxHeld of them. A stay
+// of 15/16 almost never keeps a goroutine waiting for the 40 points a
+// pipe exchange and a few locks of another take; holding it back does,
+// as PCT's change points do (the race of docs/difftest.md's class 25).
 func (r *rng) draw() mix {
 	m := mix{stay: [3]int{0, 4, 16}[r.intn(3)]}
 	if r.intn(4) == 0 {
