@@ -1,6 +1,9 @@
 package sched
 
-import "runtime"
+import (
+	"runtime"
+	"slices"
+)
 
 // The program can read the allocator's counters (runtime.ReadMemStats,
 // testing.AllocsPerRun), which count the tool's own allocations too: the
@@ -12,6 +15,17 @@ import "runtime"
 // measuring is costly (a ReadMemStats stops the world for some
 // microseconds), so it happens only in iterations whose program reads
 // the counters, and only around work that allocates.
+//
+// Every goroutine but the one running is parked inside the tool, in the
+// middle of an operation: when the program starts watching, the rest of
+// those operations is the tool's work too. From the second iteration of
+// an exploration whose program read the counters, every operation keeps
+// the depth of the tool's work (toolTrack), so that a goroutine parked
+// before the first reading resumes measured (toolResume). In the first
+// iteration the operations entered before the reading are not measured
+// as a whole, only the pieces of them that allocate in the tool's own
+// structures: a slice the tool grows (push, reserve), a model it makes,
+// the strategy's work.
 
 // allocCount is a reading of the allocator's counters.
 type allocCount struct{ objects, bytes uint64 }
@@ -25,21 +39,31 @@ func readAllocs() allocCount {
 // toolBegin starts a piece of the tool's work that may allocate. Pieces
 // nest; the outermost is measured.
 func (it *Iteration) toolBegin() {
-	if !it.memWatch {
-		return
+	it.toolDepth++
+	if it.memWatch {
+		it.toolMarkOuter()
 	}
-	if it.toolDepth == 0 {
+}
+
+// toolMarkOuter reads the counters where the outermost piece begins.
+func (it *Iteration) toolMarkOuter() {
+	if it.toolDepth == 1 {
 		it.toolMark = readAllocs()
 	}
-	it.toolDepth++
 }
 
 // toolEnd ends the piece toolBegin started.
 func (it *Iteration) toolEnd() {
-	if !it.memWatch || it.toolDepth == 0 {
-		return
+	if it.toolDepth > 0 {
+		it.toolDepth--
+		if it.memWatch {
+			it.toolCountOuter()
+		}
 	}
-	it.toolDepth--
+}
+
+// toolCountOuter adds what the outermost piece allocated, where it ends.
+func (it *Iteration) toolCountOuter() {
 	if it.toolDepth == 0 {
 		a := readAllocs()
 		it.toolAllocs.objects += a.objects - it.toolMark.objects
@@ -50,6 +74,39 @@ func (it *Iteration) toolEnd() {
 // growing reports whether appending to a slice of length n and capacity
 // c allocates while the program watches the counters.
 func (it *Iteration) growing(n, c int) bool { return it.memWatch && n == c }
+
+// push appends v to s, the tool's own slice; growing it is a piece of
+// the tool's work to measure while the program watches the counters.
+func push[T any](it *Iteration, s []T, v T) []T {
+	if len(s) < cap(s) {
+		return append(s, v)
+	}
+	return pushGrow(it, s, v)
+}
+
+// pushGrow is push where s grows.
+func pushGrow[T any](it *Iteration, s []T, v T) []T {
+	if !it.memWatch {
+		return append(s, v)
+	}
+	it.toolBegin()
+	s = append(s, v)
+	it.toolEnd()
+	return s
+}
+
+// reserve makes room in s, the tool's own slice, for n more elements
+// while the program watches the counters, measured as the tool's work; the
+// appends that follow then allocate nothing.
+func reserve[T any](it *Iteration, s []T, n int) []T {
+	if !it.memWatch || len(s)+n <= cap(s) {
+		return s
+	}
+	it.toolBegin()
+	s = slices.Grow(s, n)
+	it.toolEnd()
+	return s
+}
 
 // ToolBegin starts a piece of the tool's work that may allocate (package
 // rt's: a channel's value storage); ToolEnd ends it.
@@ -67,7 +124,15 @@ func (g *G) Growing(n, c int) bool { return g.it.growing(n, c) }
 // g's iteration since the program first read the allocator's counters,
 // and starts measuring if it had not.
 func (g *G) ToolAllocs() (objects, bytes uint64) {
+	if !g.it.memWatch && g.it.toolDepth > 0 {
+		// The program reads the counters from code the tool runs (a
+		// cleanup, a Once's function): the piece open is measured from
+		// here.
+		g.it.toolMark = readAllocs()
+	}
 	g.it.memWatch = true
+	g.it.toolTrack = true
+	g.it.x.memRead = true
 	return g.it.toolAllocs.objects, g.it.toolAllocs.bytes
 }
 
@@ -78,10 +143,17 @@ func (g *G) ToolAllocs() (objects, bytes uint64) {
 func (it *Iteration) toolPause() int {
 	d := it.toolDepth
 	if d > 0 {
-		it.toolDepth = 1
-		it.toolEnd()
+		it.toolEndAll()
 	}
 	return d
+}
+
+// toolEndAll ends every piece open.
+//
+//go:noinline
+func (it *Iteration) toolEndAll() {
+	it.toolDepth = 1
+	it.toolEnd()
 }
 
 // toolResume resumes the measuring toolPause ended.

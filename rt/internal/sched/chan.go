@@ -182,7 +182,7 @@ type ChanObj = object
 // Chan returns the model of the channel at addr (nil addr: a nil channel,
 // for which it returns nil). size is the channel's capacity.
 func (g *G) Chan(addr unsafe.Pointer, size int) *ChanObj {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -216,7 +216,7 @@ func (o *ChanObj) State() *chanState { return o.ch }
 
 // MakeChan records the creation of a channel.
 func (g *G) MakeChan(o *ChanObj, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -255,7 +255,7 @@ func (it *Iteration) blockForever(g *G, op event.Op, site uint32) {
 
 // Send performs a send of the value in slot on channel o.
 func (g *G) Send(o *ChanObj, slot int32, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -294,7 +294,7 @@ func (it *Iteration) deliver(r *sudog, slot int32, ok bool) {
 // Recv performs a receive from channel o and returns the slot received
 // and whether it came from a send (false: the channel is closed).
 func (g *G) Recv(o *ChanObj, site uint32) (int32, bool) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -355,7 +355,7 @@ func (it *Iteration) completeSend(s *sudog) {
 
 // Close closes channel o.
 func (g *G) Close(o *ChanObj, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -415,7 +415,7 @@ func (it *Iteration) closeChan(g *G, o *object) {
 
 // Len returns the number of buffered values of channel o.
 func (g *G) Len(o *ChanObj, site uint32) int {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -469,7 +469,7 @@ func (g *G) Select(cases []SelectCase, hasDefault bool, site uint32) (int, int32
 // becomes ready later wakes the select, which the code allows too; no
 // outcome the code cannot give is added.
 func (g *G) SelectOrdered(cases []SelectCase, first int, hasDefault bool, site uint32) (int, int32, bool) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -490,7 +490,7 @@ func (g *G) SelectOrdered(cases []SelectCase, first int, hasDefault bool, site u
 		}
 	}
 	it.step(g, event.OpSelect, nil, site)
-	it.opts = it.opts[:0]
+	it.opts = reserve(it, it.opts[:0], len(cases))
 	for i, c := range cases {
 		if it.ready(c) {
 			op := event.OpRecv

@@ -148,6 +148,11 @@ type Explorer struct {
 	strat strategy.Strategy
 	race  *race.Detector
 
+	// memRead: an iteration's program read the allocator's counters, so
+	// the next iterations keep the depth of the tool's work from their
+	// start (alloc.go).
+	memRead bool
+
 	// Buffers handed from one iteration to the next, so that the steady
 	// state does not allocate.
 	choices  []int
@@ -432,6 +437,7 @@ func (x *Explorer) newIteration(num int) *Iteration {
 	}
 	_, it.indexed = x.strat.(strategy.Indexed)
 	it.strat = x.strat
+	it.toolTrack = x.memRead
 	it.goOn, _ = x.strat.(strategy.GoerOn)
 	it.view.it = it
 	it.runq.it = it

@@ -132,8 +132,10 @@ type Iteration struct {
 	rtScratch any // per-iteration state of package rt
 
 	// The tool's own allocations, once the program reads the
-	// allocator's counters (alloc.go).
+	// allocator's counters (alloc.go). toolTrack: the program's
+	// operations keep toolDepth.
 	memWatch   bool
+	toolTrack  bool
 	toolDepth  int
 	toolMark   allocCount
 	toolAllocs allocCount
@@ -169,7 +171,7 @@ func (it *Iteration) record(ev event.Event) {
 	if n := len(it.trace); n < it.traceRoom {
 		if it.preemptNext {
 			it.preemptNext = false
-			it.preempts = append(it.preempts, it.traceDropped+n)
+			it.preempts = push(it, it.preempts, it.traceDropped+n)
 		}
 		it.trace = it.trace[:n+1]
 		it.trace[n] = ev
@@ -196,11 +198,13 @@ func (it *Iteration) recordSlow(ev event.Event) {
 	}
 	if it.preemptNext {
 		it.preemptNext = false
-		it.preempts = append(it.preempts, it.traceDropped+len(it.trace))
+		it.preempts = push(it, it.preempts, it.traceDropped+len(it.trace))
 	}
-	it.trace = append(it.trace, ev)
+	it.trace = push(it, it.trace, ev)
 	if it.obs != nil {
+		it.toolBegin() // the strategy's work may allocate (alloc.go)
 		it.obs.Executed(ev, it.traceDropped+len(it.trace)-1)
+		it.toolEnd()
 	} else {
 		it.traceRoom = min(cap(it.trace), traceLimit)
 	}
@@ -335,7 +339,7 @@ func (it *Iteration) optionAt(i int) strategy.Option {
 // collectList fills it.opts with the options at a thread choice point, by
 // a scan of every goroutine.
 func (it *Iteration) collectList() {
-	it.opts = it.opts[:0]
+	it.opts = reserve(it, it.opts[:0], len(it.live)+1)
 	t := it.nextTimer()
 	if t != nil && (t.when <= it.clock || it.quiet() > quietFire) {
 		// Its time has come, or the goroutines that could run have only
@@ -452,7 +456,7 @@ func (it *Iteration) yielded(g *G) {
 			return
 		}
 	}
-	it.yielders = append(it.yielders, g)
+	it.yielders = push(it, it.yielders, g)
 }
 
 // choose asks the strategy to pick among the options (at least two): of
@@ -474,7 +478,14 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 	if len(it.choices) >= it.x.cfg.MaxChoices {
 		it.fail(g, it.bounded(fmt.Sprintf("the schedule made %d choices without ending, more than its bound (a schedule this long is kept in memory to be written and replayed: -choices raises it)", len(it.choices))))
 	}
-	i := it.strat.Choose(&it.pt)
+	var i int
+	if it.memWatch {
+		it.toolBegin() // the strategy's work may allocate (alloc.go)
+		i = it.strat.Choose(&it.pt)
+		it.toolEnd()
+	} else {
+		i = it.strat.Choose(&it.pt)
+	}
 	n := len(it.pt.Options)
 	if it.pt.Set != nil {
 		n = it.view.Len()
@@ -492,7 +503,7 @@ func (it *Iteration) choose(kind strategy.Kind, g *G) int {
 		code = -1 - int(o.Case)
 	}
 	it.chosen = o
-	it.choices = append(it.choices, code)
+	it.choices = push(it, it.choices, code)
 	it.points++
 	return i
 }
@@ -591,7 +602,7 @@ func (it *Iteration) goesOn(g *G) bool {
 	if !it.goOn.GoOn(g.ID) {
 		return false
 	}
-	it.choices = append(it.choices, int(g.ID))
+	it.choices = push(it, it.choices, int(g.ID))
 	it.points++
 	it.ran(g)
 	return true

@@ -11,7 +11,7 @@ package sched
 
 // MapOrder returns the seed of the permutation of the map range at site.
 func (g *G) MapOrder(site uint32) uint64 {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}

@@ -28,7 +28,7 @@ import (
 // reported at the access that shows it. QuietRun accesses in a row at
 // most, so that a goroutine polling a variable still lets others run.
 func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -43,7 +43,7 @@ func (g *G) Access(addr unsafe.Pointer, size uintptr, write bool, site uint32) {
 // writes them: a write, except that a strategy.Valuer is told that the
 // old value was read.
 func (g *G) Update(addr unsafe.Pointer, size uintptr, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -54,7 +54,7 @@ func (g *G) Update(addr unsafe.Pointer, size uintptr, site uint32) {
 // happened: a write, except that a strategy.Valuer is told the value
 // written at once, and nothing of what was there before.
 func (g *G) Wrote(addr unsafe.Pointer, size uintptr, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -191,7 +191,7 @@ const (
 // unordered plain accesses to the same bytes (never with atomics). The
 // caller then performs the operation natively.
 func (g *G) Atomic(addr unsafe.Pointer, size uintptr, k AtomicKind, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -239,7 +239,7 @@ func (it *Iteration) atomicAccess(g *G, o *object, addr unsafe.Pointer, size uin
 // MapOp reports an operation on the sync.Map at addr; the caller then
 // performs it natively.
 func (g *G) MapOp(addr unsafe.Pointer, write bool, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -256,7 +256,7 @@ func (g *G) MapOp(addr unsafe.Pointer, write bool, site uint32) {
 
 // Yield is runtime.Gosched: a scheduling point and nothing else.
 func (g *G) Yield(site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -269,7 +269,7 @@ func (g *G) Yield(site uint32) {
 // are all blocked (on channels, locks, or timers, which do not fire while
 // the caller can run under the default timer policy).
 func (g *G) WaitIdle(site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -300,7 +300,7 @@ func (it *Iteration) othersCanRun(g *G) bool {
 
 // Go starts f in a new controlled goroutine.
 func (g *G) Go(f func(), site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -314,7 +314,7 @@ func (g *G) Go(f func(), site uint32) {
 // package context follows a parent it does not know). Still blocked when
 // the test ends, it is no leak of the program's.
 func (g *G) GoWatcher(f func(), site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}

@@ -15,7 +15,7 @@ import (
 
 // PoolPut puts x, which is not nil, into the sync.Pool at addr.
 func (g *G) PoolPut(addr unsafe.Pointer, x any, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -33,7 +33,7 @@ func (g *G) PoolPut(addr unsafe.Pointer, x any, site uint32) {
 // one of the pooled objects, or none (ok false), in which case the caller
 // makes a fresh one with the pool's New.
 func (g *G) PoolGet(addr unsafe.Pointer, site uint32) (x any, ok bool) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -44,7 +44,7 @@ func (g *G) PoolGet(addr unsafe.Pointer, site uint32) (x any, ok bool) {
 		return nil, false
 	}
 	ev := event.Event{G: g.ID, Op: event.OpPoolGet, Obj: it.eventID(o), Site: site}
-	it.opts = it.opts[:0]
+	it.opts = reserve(it, it.opts[:0], len(o.pool)+1)
 	for i := 0; i <= len(o.pool); i++ {
 		it.opts = append(it.opts, strategy.Option{G: g.ID, Case: int32(i), Ev: ev})
 	}

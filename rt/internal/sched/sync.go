@@ -13,7 +13,7 @@ import (
 
 // Lock locks the sync.Mutex at addr.
 func (g *G) Lock(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -27,7 +27,7 @@ func (g *G) Lock(addr unsafe.Pointer, site uint32) {
 
 // TryLock tries to lock the sync.Mutex at addr.
 func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -48,7 +48,7 @@ func (g *G) TryLock(addr unsafe.Pointer, site uint32) bool {
 // Unlock unlocks the sync.Mutex at addr. Unlocking an unlocked mutex is the
 // fatal error it is in Go: the iteration ends with that finding.
 func (g *G) Unlock(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -71,7 +71,7 @@ func (g *G) Unlock(addr unsafe.Pointer, site uint32) {
 
 // RWLock write-locks the sync.RWMutex at addr.
 func (g *G) RWLock(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -97,7 +97,7 @@ func (it *Iteration) acquireRW(g *G, o *object) {
 
 // RWTryLock tries to write-lock the sync.RWMutex at addr.
 func (g *G) RWTryLock(addr unsafe.Pointer, site uint32) bool {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -116,7 +116,7 @@ func (g *G) RWTryLock(addr unsafe.Pointer, site uint32) bool {
 
 // RWUnlock write-unlocks the sync.RWMutex at addr.
 func (g *G) RWUnlock(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -140,7 +140,7 @@ func (g *G) RWUnlock(addr unsafe.Pointer, site uint32) {
 
 // RLock read-locks the sync.RWMutex at addr.
 func (g *G) RLock(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -158,7 +158,7 @@ func (g *G) RLock(addr unsafe.Pointer, site uint32) {
 
 // TryRLock tries to read-lock the sync.RWMutex at addr.
 func (g *G) TryRLock(addr unsafe.Pointer, site uint32) bool {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -176,7 +176,7 @@ func (g *G) TryRLock(addr unsafe.Pointer, site uint32) bool {
 
 // RUnlock read-unlocks the sync.RWMutex at addr.
 func (g *G) RUnlock(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -208,7 +208,7 @@ func (g *G) RUnlock(addr unsafe.Pointer, site uint32) {
 // first Add when it finds the state changed: "Add called concurrently
 // with Wait".
 func (g *G) WGAdd(addr unsafe.Pointer, delta int, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -252,7 +252,7 @@ const wgMisuse = "sync: WaitGroup misuse: Add called concurrently with Wait"
 // when it resumes panics, as in Go: the WaitGroup was reused before Wait
 // returned.
 func (g *G) WGWait(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -283,7 +283,7 @@ func (g *G) WGWait(addr unsafe.Pointer, site uint32) {
 // time an iteration touches o, a Once already done natively (by an earlier
 // iteration or before the exploration) stays done.
 func (g *G) OnceBegin(o *sync.Once, site uint32) bool {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -314,7 +314,7 @@ func (g *G) OnceBegin(o *sync.Once, site uint32) bool {
 // OnceEnd marks the function of o returned (or panicked).
 // It is not a scheduling point, so it is safe in a deferred call.
 func (g *G) OnceEnd(o *sync.Once) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -332,7 +332,7 @@ func (g *G) OnceEnd(o *sync.Once) {
 // its place in the wait list while still holding the lock. The caller then
 // unlocks c.L and calls CondPark.
 func (g *G) CondEnqueue(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -346,7 +346,7 @@ func (g *G) CondEnqueue(addr unsafe.Pointer, site uint32) {
 // CondPark blocks until a Signal or Broadcast that came after CondEnqueue
 // (it may already have come). It is not a scheduling point of its own.
 func (g *G) CondPark(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -360,7 +360,7 @@ func (g *G) CondPark(addr unsafe.Pointer, site uint32) {
 
 // CondSignal wakes the longest waiting goroutine of the Cond at addr.
 func (g *G) CondSignal(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -379,7 +379,7 @@ func (g *G) CondSignal(addr unsafe.Pointer, site uint32) {
 
 // CondBroadcast wakes every goroutine waiting on the Cond at addr.
 func (g *G) CondBroadcast(addr unsafe.Pointer, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}

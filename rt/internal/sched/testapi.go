@@ -83,7 +83,7 @@ func (g *G) IterationRT() *any { return &g.it.rtScratch }
 // Cancel is the cancellation of a context whose done channel is o: it
 // closes o unless already closed, and reports whether it did.
 func (g *G) Cancel(o *ChanObj, site uint32) bool {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}

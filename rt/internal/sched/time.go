@@ -375,7 +375,7 @@ func (it *Iteration) fireTimer() {
 
 // Now returns the virtual time, in nanoseconds since the iteration began.
 func (g *G) Now(site uint32) int64 {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -385,7 +385,7 @@ func (g *G) Now(site uint32) int64 {
 
 // Sleep blocks g for d of virtual time.
 func (g *G) Sleep(d int64, site uint32) {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -407,7 +407,7 @@ func (g *G) Sleep(d int64, site uint32) {
 // was due (what Go sends on a timer's channel, however late it fired),
 // and must not reach a scheduling point.
 func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func(it *Iteration, now int64), site uint32) *Timer {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -429,7 +429,7 @@ func (g *G) NewTimer(key unsafe.Pointer, d, period int64, ch *ChanObj, fire func
 // scheduling point: a ticker made outside the exploration, adopted on its
 // channel's first use.
 func (g *G) StartTimer(d, period int64, ch *ChanObj, fire func(it *Iteration, now int64)) *Timer {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -462,7 +462,7 @@ func (g *G) TimerOf(key unsafe.Pointer) *Timer {
 // timer, also when its value was not yet received, which it discards: Go
 // 1.23 timer semantics).
 func (g *G) StopTimer(t *Timer, site uint32) bool {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}
@@ -479,7 +479,7 @@ func (g *G) StopTimer(t *Timer, site uint32) bool {
 // ResetTimer makes t fire after d (period for a ticker: t's period
 // becomes d). It reports what StopTimer would have.
 func (g *G) ResetTimer(t *Timer, d int64, ticker bool, site uint32) bool {
-	if g.it.memWatch {
+	if g.it.toolTrack {
 		g.it.toolBegin() // the allocator's counters are watched (alloc.go)
 		defer g.it.toolEnd()
 	}

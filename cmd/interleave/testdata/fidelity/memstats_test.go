@@ -11,6 +11,7 @@ import (
 
 var (
 	sink    *[4]int
+	intSink *int
 	counter int
 	mu      sync.Mutex
 	results = make(chan int, 1)
@@ -59,5 +60,26 @@ func TestAllocsPerRunGoroutine(t *testing.T) {
 	// A channel and the goroutine's function value.
 	if n != 2 {
 		t.Fatalf("%v allocations per run of a goroutine and a channel", n)
+	}
+}
+
+func TestReadMemStatsPausedParallelSubtest(t *testing.T) {
+	// A cache library's test: a parallel subtest waits for its parent
+	// while the parent counts the allocations of one new(int), on one
+	// processor so that no other goroutine of the process allocates. One
+	// measurement, the first of the schedule: the subtest's goroutine is
+	// inside the tool when the counting starts, and the tool's work it
+	// finishes there must not count.
+	t.Run("paused", func(t *testing.T) {
+		t.Parallel()
+	})
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.Mallocs
+	intSink = new(int)
+	runtime.ReadMemStats(&m)
+	if n := m.Mallocs - before; n != 1 {
+		t.Fatalf("%d allocations for one new(int)", n)
 	}
 }
