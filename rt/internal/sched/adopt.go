@@ -181,6 +181,9 @@ func (it *Iteration) takeOver(g *G) bool {
 		g.ID = int32(len(it.gs) + 1)
 		it.gs = append(it.gs, g)
 		it.live = append(it.live, g)
+		if len(it.live)-it.dead > it.x.cfg.MaxGoroutines {
+			it.overLimit = true // step fails the iteration
+		}
 		setLabel(&g.lab)
 	}
 	g.out = false

@@ -147,6 +147,9 @@ func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G 
 	g.pending = event.Event{G: g.ID, Op: event.OpStart}
 	it.gs = append(it.gs, g)
 	it.live = append(it.live, g)
+	if len(it.live)-it.dead > it.x.cfg.MaxGoroutines {
+		it.overLimit = true // step fails the iteration
+	}
 	it.place(g)
 	if it.race != nil {
 		it.race.Spawn(hbParent, g.ID)

@@ -134,8 +134,10 @@ type Iteration struct {
 	// The tool's own allocations, once the program reads the
 	// allocator's counters (alloc.go). toolTrack: the program's
 	// operations keep toolDepth.
-	memWatch   bool
-	toolTrack  bool
+	memWatch  bool
+	toolTrack bool
+
+	overLimit  bool // a goroutine or an object was added past its bound (checkLimits)
 	toolDepth  int
 	toolMark   allocCount
 	toolAllocs allocCount
@@ -267,11 +269,8 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	if it.quiet() > cfg.MaxSteps && it.livelocked() {
 		it.fail(g, it.livelock())
 	}
-	if live := len(it.live) - it.dead; live > cfg.MaxGoroutines {
-		it.fail(g, it.bounded(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", live)))
-	}
-	if len(it.objs) > cfg.MaxObjects {
-		it.fail(g, it.bounded(fmt.Sprintf("the schedule tracks %d objects (memory words, channels, locks), more than its bound (-objects raises it)", len(it.objs))))
+	if it.overLimit {
+		it.checkLimits(g)
 	}
 	if it.overBudget.Load() {
 		f := it.limit(fmt.Sprintf("the first schedule was still running when the budget of %v ran out, after %d scheduling points (-budget raises it)", it.x.cfg.Budget, it.steps))
@@ -290,6 +289,19 @@ func (it *Iteration) step(g *G, op event.Op, o *object, site uint32) {
 	it.reschedule(g)
 	it.record(g.pending)
 	it.executed(g, op, o)
+}
+
+// checkLimits fails the iteration that has more live goroutines or
+// objects than their bounds (overLimit: one was added past its bound).
+func (it *Iteration) checkLimits(g *G) {
+	cfg := &it.x.cfg
+	if live := len(it.live) - it.dead; live > cfg.MaxGoroutines {
+		it.fail(g, it.bounded(fmt.Sprintf("the schedule has %d live goroutines, more than its bound (-goroutines raises it)", live)))
+	}
+	if len(it.objs) > cfg.MaxObjects {
+		it.fail(g, it.bounded(fmt.Sprintf("the schedule tracks %d objects (memory words, channels, locks), more than its bound (-objects raises it)", len(it.objs))))
+	}
+	it.overLimit = false
 }
 
 // enabled reports whether g can perform its pending operation now.

@@ -131,6 +131,9 @@ func (it *Iteration) object(addr unsafe.Pointer, k objKind) *object {
 		o.id2 = it.newID()
 	}
 	it.objs[uintptr(addr)] = o
+	if len(it.objs) > it.x.cfg.MaxObjects {
+		it.overLimit = true // step fails the iteration
+	}
 	it.toolEnd()
 	r.addr, r.o = uintptr(addr), o
 	return o
