@@ -200,9 +200,28 @@ func (it *Iteration) run(g *G, f func()) {
 		it.exit(g, r, true)
 	}()
 	it.toolEnd()
+	headroom(0)
 	f()
 	completed = true
 }
+
+// headroom grows the stack of the goroutine that calls it to 8 KiB before
+// the program's code runs there: every scheduling point adds the tool's
+// frames on top of the program's, and a stack that grows is copied
+// elsewhere. A program that hashes the address of a local to pick a
+// stripe (a striped counter) must see it stay where it was, as natively,
+// where its goroutine's shallow frames fit in the stack it started with.
+//
+//go:noinline
+func headroom(i int) byte {
+	var frame [6 << 10]byte
+	return touch(frame[:], i)
+}
+
+// touch keeps headroom's frame: the compiler cannot see through it.
+//
+//go:noinline
+func touch(b []byte, i int) byte { return b[i] }
 
 // unwound marks an aborted goroutine finished.
 func (it *Iteration) unwound(g *G) {
