@@ -435,9 +435,13 @@ var moreRealModules = []realModule{{
 	// bug), and three that use the whole budget for 5 to 89 schedules
 	// (most of this module's time).
 	goFlags: []string{"-skip", "^Test(SendData_(Small|Large|VeryLarge)|ManyStreams(_PingPong)?|KeepAlive)$"},
-	// Its schedule 38 failed on a connection reset by the kernel, which
-	// two fresh replays did not reproduce alike: real TCP.
-	findings: map[string]string{"TestHalfCloseSessionShutdown": "unrepeatable"},
+	// The server reads the data and sends a window update while the
+	// client closes its session: written after the close, the update
+	// meets a reset, the server's session fails, and stream2.Read
+	// returns "connection reset by peer" instead of the data
+	// (session_test.go:971). A true race of the test, over real TCP: the
+	// kernel's reset is not always repeated alike on replay.
+	findings: map[string]string{"TestHalfCloseSessionShutdown": "unrepeatable|test failure"},
 }, {
 	// A job scheduler over a clock interface (clockwork), whose real
 	// timers it stops through the interface.
@@ -451,6 +455,12 @@ var moreRealModules = []realModule{{
 		// then times out).
 		"TestSchedulerMonitor_MultipleStartStop": "test failure",
 		"TestScheduler_Shutdown":                 "test failure",
+		// ShutdownWithContext cancels, then reads started: when the
+		// scheduler goroutine stops the executor and clears started in
+		// between, Shutdown returns nil without telling the monitor
+		// (SchedulerShutdown never called), its stopErrCh left full.
+		"TestSchedulerMonitor_StartWithoutJobs":    "test failure",
+		"TestSchedulerMonitor_IntegrationWithJobs": "test failure",
 		// selectStart loops for good on a one-time job whose time has
 		// passed (10ms pass before Start).
 		"TestScheduler_JobsWaitingInQueue": "livelock",
