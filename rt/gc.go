@@ -103,6 +103,7 @@ func GC(s Site) {
 		}
 		time.Sleep(20 * time.Microsecond)
 	}
+	g.Reenter() // the wait was native: the schedule may have been taken over
 	var calls []func()
 	gcRegs.mu.Lock()
 	kept := gcRegs.fired[:0]

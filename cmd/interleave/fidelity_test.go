@@ -477,3 +477,20 @@ func TestFidelityNativeValues(t *testing.T) {
 		}
 	}
 }
+
+// TestGCWaitIsNotAway runs testdata/gcwait, whose runtime.GC waits
+// natively, for seconds, for a cleanup the runtime's busy cleanup
+// goroutine cannot hand over yet. The goroutine holding the schedule was
+// taken for one away in uncontrolled code, the other goroutine ran, and
+// the first then went on without the schedule: both parked, "stuck" on
+// schedule 2, as otter's TestCache_GCWithCallbackHoldingTheCache was
+// once in the real-module corpus.
+func TestGCWaitIsNotAway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	code, stdout, stderr := cli(t, "test", "-C", filepath.Join("testdata", "gcwait"), "-schedules=3", "./...")
+	if code != 0 {
+		t.Errorf("exit %d, want 0\n%s\n%s", code, stdout, stderr)
+	}
+}

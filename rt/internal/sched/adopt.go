@@ -529,8 +529,9 @@ func nativelyBlocked(status string) bool {
 }
 
 // inRuntime reports whether the innermost frame of a stack entry outside
-// package runtime (and the coroutine machinery of package iter) belongs
-// to interleave's runtime: the goroutine is
+// package runtime (and the coroutine machinery of package iter, and a
+// native time.Sleep: runtime.GC's wait for the finalizers the runtime
+// hands over) belongs to interleave's runtime: the goroutine is
 // blocked inside an operation (a transient wait of the Go runtime), not in
 // uncontrolled code.
 func inRuntime(e []byte) bool {
@@ -539,7 +540,7 @@ func inRuntime(e []byte) bool {
 	}
 	lines := bytes.Split(e, []byte("\n"))
 	for _, l := range lines[1:] {
-		if len(l) == 0 || l[0] == '\t' || bytes.HasPrefix(l, []byte("runtime.")) || bytes.HasPrefix(l, []byte("iter.Pull")) {
+		if len(l) == 0 || l[0] == '\t' || bytes.HasPrefix(l, []byte("runtime.")) || bytes.HasPrefix(l, []byte("iter.Pull")) || bytes.HasPrefix(l, []byte("time.Sleep(")) {
 			continue
 		}
 		return bytes.HasPrefix(l, []byte("interleave.dev/rt.")) || bytes.HasPrefix(l, []byte("interleave.dev/rt/"))

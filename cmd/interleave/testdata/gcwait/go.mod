@@ -1,0 +1,3 @@
+module example.com/gcwait
+
+go 1.26
