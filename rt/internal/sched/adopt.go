@@ -179,11 +179,7 @@ func (it *Iteration) takeOver(g *G) bool {
 	}
 	if g.adopted && g.ID == 0 {
 		g.ID = int32(len(it.gs) + 1)
-		it.gs = append(it.gs, g)
-		it.live = append(it.live, g)
-		if len(it.live)-it.dead > it.x.cfg.MaxGoroutines {
-			it.overLimit = true // step fails the iteration
-		}
+		it.addLive(g)
 		setLabel(&g.lab)
 	}
 	g.out = false

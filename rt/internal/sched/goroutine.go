@@ -145,11 +145,7 @@ func (it *Iteration) spawn(parent *G, hbParent int32, f func(), site uint32) *G 
 	}
 	g.lab = label{magic: labelMagic, g: g}
 	g.pending = event.Event{G: g.ID, Op: event.OpStart}
-	it.gs = append(it.gs, g)
-	it.live = append(it.live, g)
-	if len(it.live)-it.dead > it.x.cfg.MaxGoroutines {
-		it.overLimit = true // step fails the iteration
-	}
+	it.addLive(g)
 	it.place(g)
 	if it.race != nil {
 		it.race.Spawn(hbParent, g.ID)
@@ -203,6 +199,16 @@ func (it *Iteration) run(g *G, f func()) {
 	headroom(0)
 	f()
 	completed = true
+}
+
+// addLive adds g to the iteration's goroutines, and notes for step when
+// the live ones are more than their bound.
+func (it *Iteration) addLive(g *G) {
+	it.gs = append(it.gs, g)
+	it.live = append(it.live, g)
+	if len(it.live)-it.dead > it.x.cfg.MaxGoroutines {
+		it.overLimit = true // step fails the iteration (checkLimits)
+	}
 }
 
 // headroom grows the stack of the goroutine that calls it to 8 KiB before
